@@ -1,0 +1,134 @@
+//! Attention calls: parameters, validation, the plan, and dispatch to a backend.
+
+mod params;
+pub mod plan;
+mod validate;
+
+pub use params::*;
+pub use plan::{default_plan, effective_plan};
+pub use validate::{Desc, Paged, validate};
+
+use crate::{Error, Result, invalid};
+use std::ffi::c_void;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Device {
+    Cuda,
+    Cpu,
+}
+
+impl TryFrom<u32> for Device {
+    type Error = Error;
+    fn try_from(v: u32) -> Result<Self> {
+        match v {
+            BLASST_DEVICE_CUDA => Ok(Device::Cuda),
+            BLASST_DEVICE_CPU => Ok(Device::Cpu),
+            _ => Err(invalid!(
+                "device = {v} is not a BLASST_DEVICE_* value (0 = CUDA, 1 = CPU)"
+            )),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DType {
+    F16,
+    BF16,
+    F32,
+}
+
+impl DType {
+    pub fn size(self) -> usize {
+        match self {
+            DType::F16 | DType::BF16 => 2,
+            DType::F32 => 4,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F16 => "f16",
+            DType::BF16 => "bf16",
+            DType::F32 => "f32",
+        }
+    }
+}
+
+impl TryFrom<u32> for DType {
+    type Error = Error;
+    fn try_from(v: u32) -> Result<Self> {
+        match v {
+            BLASST_DTYPE_F16 => Ok(DType::F16),
+            BLASST_DTYPE_BF16 => Ok(DType::BF16),
+            BLASST_DTYPE_F32 => Ok(DType::F32),
+            _ => Err(invalid!(
+                "dtype = {v} is not a BLASST_DTYPE_* value (0 = F16, 1 = BF16, 2 = F32)"
+            )),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Prefill,
+    Decode,
+}
+
+impl TryFrom<u32> for Phase {
+    type Error = Error;
+    fn try_from(v: u32) -> Result<Self> {
+        match v {
+            BLASST_PHASE_PREFILL => Ok(Phase::Prefill),
+            BLASST_PHASE_DECODE => Ok(Phase::Decode),
+            _ => Err(invalid!(
+                "phase = {v} is not a BLASST_PHASE_* value (0 = PREFILL, 1 = DECODE)"
+            )),
+        }
+    }
+}
+
+impl Phase {
+    pub fn as_u32(self) -> u32 {
+        match self {
+            Phase::Prefill => BLASST_PHASE_PREFILL,
+            Phase::Decode => BLASST_PHASE_DECODE,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Prefill => "prefill",
+            Phase::Decode => "decode",
+        }
+    }
+}
+
+/// Runs one attention call on the device named by `p.device`.
+///
+/// # Safety
+/// Every non-null pointer in `p` must point to memory of the size its fields describe, on
+/// the device `p.device` names; `cuda_stream` is a `CUstream` of the current context or NULL.
+pub unsafe fn run(p: &AttnParams, cuda_stream: *mut c_void) -> Result<()> {
+    let desc = validate(p)?;
+    match desc.device {
+        // SAFETY: forwarded contract.
+        Device::Cpu => unsafe { crate::cpu::run(p, &desc) },
+        Device::Cuda => unsafe { crate::cuda::run(p, &desc, cuda_stream) },
+    }
+}
+
+/// The plan `run` would use for `p` (after validating it).
+pub fn plan(p: &AttnParams) -> Result<AttnPlanInfo> {
+    Ok(validate(p)?.plan)
+}
+
+/// Bytes of device workspace the call needs for split-KV partial results (0 on the CPU and
+/// when the plan has one split). Partial outputs are fp32 `[splits][rows][heads][dim]`
+/// followed by fp32 LSEs `[splits][rows][heads]`.
+pub fn workspace_size(p: &AttnParams) -> Result<usize> {
+    let d = validate(p)?;
+    if d.device == Device::Cpu || d.plan.num_kv_splits <= 1 {
+        return Ok(0);
+    }
+    let rows = d.batch * d.max_lq;
+    let per_split = rows * d.hq * (d.head_dim + 1) * 4;
+    Ok(per_split * d.plan.num_kv_splits as usize)
+}

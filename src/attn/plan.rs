@@ -1,0 +1,97 @@
+//! The plan: tile shape, KV visiting order and KV splits. Pure and host-side, so it can be
+//! printed, tested and handed to the CPU reference (FlashInfer's plan/run split).
+//!
+//! Default plans (the GPU kernels are built for exactly these):
+//! * prefill (`max_seqlen_q > 8`): 128 query rows x 128 keys per tile, one KV split, KV tiles
+//!   visited last to first (so for causal calls the diagonal, usually the hottest tile, sets
+//!   the running maximum first).
+//! * decode (`max_seqlen_q <= 8`): the query tokens of a sequence times the query heads that
+//!   share a KV head are packed into one tile of rows (at most 64), 64 keys per tile, last to
+//!   first, and the KV range is split so that about 264 work units (2 per multiprocessor of
+//!   an H100/H200) run at once, with at least 4 tiles per split. The split count depends only
+//!   on the call's sizes, never on the device, so the CPU reproduces it exactly.
+
+use super::{AttnParams, AttnPlanInfo, Desc, Device, Phase};
+use crate::{Result, invalid};
+
+pub const DECODE_MAX_SEQLEN_Q: usize = 8;
+pub const PREFILL_BLOCK_M: u32 = 128;
+pub const PREFILL_BLOCK_N: u32 = 128;
+pub const DECODE_MAX_BLOCK_M: usize = 64;
+pub const DECODE_BLOCK_N: u32 = 64;
+const DECODE_TARGET_UNITS: usize = 264;
+const DECODE_MIN_TILES_PER_SPLIT: usize = 4;
+const MAX_SPLITS: usize = 128;
+
+pub fn default_plan(d: &Desc) -> AttnPlanInfo {
+    if d.max_lq > DECODE_MAX_SEQLEN_Q {
+        return AttnPlanInfo {
+            phase: Phase::Prefill.as_u32(),
+            block_m: PREFILL_BLOCK_M,
+            block_n: PREFILL_BLOCK_N,
+            num_kv_splits: 1,
+            reverse_kv: 1,
+            ..AttnPlanInfo::default()
+        };
+    }
+    let rows = d.max_lq * d.group;
+    let block_m = rows.min(DECODE_MAX_BLOCK_M);
+    let row_tiles = rows.div_ceil(block_m);
+    let units = d.batch * d.hkv * row_tiles;
+    let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
+    let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
+    let splits = DECODE_TARGET_UNITS.div_ceil(units).min(max_by_len).clamp(1, MAX_SPLITS);
+    AttnPlanInfo {
+        phase: Phase::Decode.as_u32(),
+        block_m: block_m as u32,
+        block_n: DECODE_BLOCK_N,
+        num_kv_splits: splits as u32,
+        reverse_kv: 1,
+        ..AttnPlanInfo::default()
+    }
+}
+
+/// The plan a call runs with: the caller's (CPU only; on the GPU only the default plan is
+/// accepted) or the default one.
+pub fn effective_plan(p: &AttnParams, d: &Desc) -> Result<AttnPlanInfo> {
+    let default = default_plan(d);
+    if p.plan.is_null() {
+        return Ok(default);
+    }
+    // SAFETY: non-null, caller-provided host pointer; alignment is checked first.
+    if (p.plan as usize) % std::mem::align_of::<AttnPlanInfo>() != 0 {
+        return Err(invalid!("plan = {:p} is misaligned", p.plan));
+    }
+    let given = unsafe { *p.plan };
+    check_plan(&given)?;
+    if d.device == Device::Cuda && given != default {
+        return Err(invalid!(
+            "plan: the GPU runs only its default plan ({default:?}); a custom plan is CPU only"
+        ));
+    }
+    Ok(given)
+}
+
+pub fn check_plan(pl: &AttnPlanInfo) -> Result<()> {
+    let expected = std::mem::size_of::<AttnPlanInfo>() as u32;
+    if pl.struct_size != expected {
+        return Err(invalid!(
+            "plan->struct_size = {} is not sizeof(blasst_attn_plan_info) = {expected}",
+            pl.struct_size
+        ));
+    }
+    Phase::try_from(pl.phase).map_err(|e| invalid!("plan->{}", e.message()))?;
+    for (name, v, max) in [
+        ("block_m", pl.block_m, 4096),
+        ("block_n", pl.block_n, 4096),
+        ("num_kv_splits", pl.num_kv_splits, 4096),
+    ] {
+        if v == 0 || v > max {
+            return Err(invalid!("plan->{name} = {v} must be in 1..={max}"));
+        }
+    }
+    if pl.reverse_kv > 1 {
+        return Err(invalid!("plan->reverse_kv = {} must be 0 or 1", pl.reverse_kv));
+    }
+    Ok(())
+}

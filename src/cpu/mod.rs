@@ -1,0 +1,625 @@
+//! The CPU reference backend: the executable definition of Skip-Softmax attention
+//! (SPEC section 1). Given a plan it makes exactly the skip decisions the GPU kernels make,
+//! so the kernels are tested against it tile by tile.
+//!
+//! Structure: for each (sequence, KV head) the KV rows are gathered into contiguous f32
+//! (this is where contiguous, ragged and paged layouts become one), then every row tile of
+//! the plan runs its KV splits as independent work units, merged by LSE. Matrix products go
+//! through `matrixmultiply` (runtime AVX2/FMA dispatch); the exponentials are vectorised.
+
+mod elem;
+pub mod merge;
+
+pub use elem::Elem;
+use elem::exp_f32;
+
+use crate::attn::{AttnParams, AttnPlanInfo, Desc, Phase};
+use crate::{Result, invalid};
+use half::{bf16, f16};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// One sequence of the batch, resolved from the layout arrays.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Seq {
+    /// Row of this sequence's first query in q/o/lse (ragged: cu_seqlens_q[b]; padded: b*max_lq).
+    pub q_row0: usize,
+    pub lq: usize,
+    pub lk: usize,
+    /// Ragged KV: cu_seqlens_kv[b]; otherwise 0.
+    pub kv_row0: usize,
+}
+
+/// Reads `n` int32 values from a host array.
+unsafe fn host_array<'a>(ptr: *const i32, n: usize) -> &'a [i32] {
+    // SAFETY: caller guarantees `n` readable values.
+    unsafe { std::slice::from_raw_parts(ptr, n) }
+}
+
+fn read_cu(name: &str, cu: &[i32], max_len: usize) -> Result<()> {
+    if cu[0] < 0 {
+        return Err(invalid!("{name}[0] = {} is negative", cu[0]));
+    }
+    for b in 0..cu.len() - 1 {
+        let len = cu[b + 1] as i64 - cu[b] as i64;
+        if len < 0 {
+            return Err(invalid!(
+                "{name} is not monotone: {name}[{}] = {} < {name}[{b}] = {}",
+                b + 1,
+                cu[b + 1],
+                cu[b]
+            ));
+        }
+        if len as usize > max_len {
+            return Err(invalid!(
+                "{name}[{}] - {name}[{b}] = {len} exceeds the maximum sequence length {max_len}",
+                b + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Resolves and checks every per-sequence value (host arrays) before anything is written.
+pub(crate) unsafe fn sequences(p: &AttnParams, d: &Desc) -> Result<Vec<Seq>> {
+    let cu_q = if d.ragged_q {
+        // SAFETY: documented size batch+1.
+        let cu = unsafe { host_array(p.cu_seqlens_q, d.batch + 1) };
+        read_cu("cu_seqlens_q", cu, d.max_lq)?;
+        Some(cu)
+    } else {
+        None
+    };
+    let cu_kv = if d.ragged_kv {
+        let cu = unsafe { host_array(p.cu_seqlens_kv, d.batch + 1) };
+        read_cu("cu_seqlens_kv", cu, d.max_lk)?;
+        Some(cu)
+    } else {
+        None
+    };
+    let used = if p.seqused_kv.is_null() {
+        None
+    } else {
+        Some(unsafe { host_array(p.seqused_kv, d.batch) })
+    };
+    let mut seqs = Vec::with_capacity(d.batch);
+    for b in 0..d.batch {
+        let (q_row0, lq) = match cu_q {
+            Some(cu) => (cu[b] as usize, (cu[b + 1] - cu[b]) as usize),
+            None => (b * d.max_lq, d.max_lq),
+        };
+        let (kv_row0, cap) = match (cu_kv, &d.paged) {
+            (Some(cu), _) => (cu[b] as usize, (cu[b + 1] - cu[b]) as usize),
+            (None, Some(pg)) => (0, pg.table_stride * pg.page_size),
+            (None, None) => (0, d.max_lk),
+        };
+        let lk = match used {
+            Some(u) => {
+                let v = u[b];
+                if v < 0 || v as usize > cap || v as usize > d.max_lk {
+                    return Err(invalid!(
+                        "seqused_kv[{b}] = {v} is outside 0..={} (the cache holds {cap} keys, max_seqlen_kv = {})",
+                        cap.min(d.max_lk),
+                        d.max_lk
+                    ));
+                }
+                v as usize
+            }
+            None => cap.min(d.max_lk),
+        };
+        if let Some(pg) = &d.paged {
+            let table = unsafe { host_array(p.block_table.add(b * pg.table_stride), lk.div_ceil(pg.page_size)) };
+            for (i, &page) in table.iter().enumerate() {
+                if page < 0 || (pg.num_pages > 0 && page as usize >= pg.num_pages) {
+                    return Err(invalid!(
+                        "block_table[{b}][{i}] = {page} is not a page index (num_pages = {})",
+                        pg.num_pages
+                    ));
+                }
+            }
+        }
+        seqs.push(Seq { q_row0, lq, lk, kv_row0 });
+    }
+    Ok(seqs)
+}
+
+/// Runs a validated call on host memory.
+///
+/// # Safety
+/// As `attn::run`, with every pointer in host memory.
+pub unsafe fn run(p: &AttnParams, d: &Desc) -> Result<()> {
+    let seqs = unsafe { sequences(p, d)? };
+    let stats = unsafe {
+        match d.dtype {
+            crate::attn::DType::F16 => run_typed::<f16>(p, d, &seqs),
+            crate::attn::DType::BF16 => run_typed::<bf16>(p, d, &seqs),
+            crate::attn::DType::F32 => run_typed::<f32>(p, d, &seqs),
+        }
+    };
+    if !p.skip_stats.is_null() {
+        // SAFETY: non-null, 8-byte aligned (validated), two counters; other threads may add
+        // to the same counters, hence atomics.
+        unsafe {
+            AtomicU64::from_ptr(p.skip_stats).fetch_add(stats.0, Ordering::Relaxed);
+            AtomicU64::from_ptr(p.skip_stats.add(1)).fetch_add(stats.1, Ordering::Relaxed);
+        }
+    }
+    Ok(())
+}
+
+#[derive(Clone, Copy)]
+struct SendPtr<T>(*mut T);
+// SAFETY: every work unit writes disjoint rows through it.
+unsafe impl<T> Send for SendPtr<T> {}
+unsafe impl<T> Sync for SendPtr<T> {}
+
+impl<T> SendPtr<T> {
+    /// A method (not `.0`) so closures capture the whole Send wrapper.
+    fn get(&self) -> *mut T {
+        self.0
+    }
+}
+
+/// The strides (in elements) and the block table of a call, shareable across threads.
+#[derive(Clone, Copy)]
+struct Layout {
+    q: [i64; 3],
+    k: [i64; 3],
+    v: [i64; 3],
+    o: [i64; 3],
+    block_table: SendPtr<i32>,
+}
+
+impl Layout {
+    fn of(p: &AttnParams) -> Self {
+        Layout {
+            q: [p.q_batch_stride, p.q_row_stride, p.q_head_stride],
+            k: [p.k_batch_stride, p.k_row_stride, p.k_head_stride],
+            v: [p.v_batch_stride, p.v_row_stride, p.v_head_stride],
+            o: [p.o_batch_stride, p.o_row_stride, p.o_head_stride],
+            block_table: SendPtr(p.block_table as *mut i32),
+        }
+    }
+}
+
+/// Offsets (in elements) of the K/V rows of one sequence.
+struct KvAddr<'a> {
+    lay: Layout,
+    d: &'a Desc,
+    b: usize,
+    seq: Seq,
+}
+
+impl KvAddr<'_> {
+    fn offset(&self, pos: usize, kvh: usize, [bs, rs, hs]: [i64; 3]) -> isize {
+        let (base, row) = match &self.d.paged {
+            Some(pg) => {
+                // SAFETY: entries up to lk were checked in `sequences`.
+                let page = unsafe { *self.lay.block_table.get().add(self.b * pg.table_stride + pos / pg.page_size) } as i64;
+                (page * bs, (pos % pg.page_size) as i64)
+            }
+            None if self.d.ragged_kv => (0, (self.seq.kv_row0 + pos) as i64),
+            None => (self.b as i64 * bs, pos as i64),
+        };
+        (base + row * rs + kvh as i64 * hs) as isize
+    }
+}
+
+/// The query rows of a tile: (token, head) or None for padding.
+type Row = Option<(usize, usize)>;
+
+/// The row tiles of one (sequence, KV head) under a plan.
+fn row_tiles(plan: &AttnPlanInfo, d: &Desc, lq: usize, kvh: usize) -> Vec<Vec<Row>> {
+    let bm = plan.block_m as usize;
+    let g = d.group;
+    let mut tiles = Vec::new();
+    if plan.phase == Phase::Decode.as_u32() {
+        // GQA packing: row r = token * group + head-in-group.
+        let n = lq * g;
+        for start in (0..n).step_by(bm) {
+            tiles.push(
+                (start..start + bm)
+                    .map(|r| (r < n).then(|| (r / g, kvh * g + r % g)))
+                    .collect(),
+            );
+        }
+    } else {
+        for h in kvh * g..(kvh + 1) * g {
+            for start in (0..lq).step_by(bm) {
+                tiles.push((start..start + bm).map(|t| (t < lq).then_some((t, h))).collect());
+            }
+        }
+    }
+    tiles
+}
+
+unsafe fn run_typed<T: Elem>(p: &AttnParams, d: &Desc, seqs: &[Seq]) -> (u64, u64) {
+    let visited = AtomicU64::new(0);
+    let skipped = AtomicU64::new(0);
+    let dim = d.head_dim;
+    let q_ptr = SendPtr(p.q as *mut T);
+    let k_ptr = SendPtr(p.k as *mut T);
+    let v_ptr = SendPtr(p.v as *mut T);
+    let o_ptr = SendPtr(p.o as *mut T);
+    let lse_ptr = SendPtr(p.lse);
+    let lay = Layout::of(p);
+    let jobs: Vec<(usize, usize)> = (0..d.batch).flat_map(|b| (0..d.hkv).map(move |h| (b, h))).collect();
+    jobs.par_iter().for_each(|&(b, kvh)| {
+        let seq = seqs[b];
+        if seq.lq == 0 {
+            return;
+        }
+        let addr = KvAddr { lay, d, b, seq };
+        // Gather K and V of this (sequence, KV head) into contiguous f32 [lk][dim].
+        let gather = |ptr: SendPtr<T>, strides: [i64; 3]| -> Vec<f32> {
+            let mut buf = vec![0f32; seq.lk * dim];
+            for pos in 0..seq.lk {
+                let off = addr.offset(pos, kvh, strides);
+                // SAFETY: offsets follow the caller's strides and checked lengths.
+                let src = unsafe { std::slice::from_raw_parts(ptr.get().offset(off), dim) };
+                for (dst, s) in buf[pos * dim..(pos + 1) * dim].iter_mut().zip(src) {
+                    *dst = s.to_f32();
+                }
+            }
+            buf
+        };
+        let kbuf = gather(k_ptr, lay.k);
+        let vbuf = gather(v_ptr, lay.v);
+        let q_off = |t: usize, h: usize, [bs, rs, hs]: [i64; 3]| -> isize {
+            let row = if d.ragged_q { (seq.q_row0 + t) as i64 * rs } else { b as i64 * bs + t as i64 * rs };
+            (row + h as i64 * hs) as isize
+        };
+        row_tiles(&d.plan, d, seq.lq, kvh).par_iter().for_each(|rows| {
+            let bm = rows.len();
+            let mut q = vec![0f32; bm * dim];
+            for (i, row) in rows.iter().enumerate() {
+                if let Some((t, h)) = *row {
+                    let off = q_off(t, h, lay.q);
+                    let src = unsafe { std::slice::from_raw_parts(q_ptr.get().offset(off), dim) };
+                    for (dst, s) in q[i * dim..(i + 1) * dim].iter_mut().zip(src) {
+                        *dst = s.to_f32();
+                    }
+                }
+            }
+            let tile = TileInput { q: &q, rows, k: &kbuf, v: &vbuf, dim, lq: seq.lq, lk: seq.lk, causal: d.causal };
+            let (out, lse, vis, skp) = row_tile(&tile, &d.plan, d.scale, d.factor, d.max_lk);
+            visited.fetch_add(vis, Ordering::Relaxed);
+            skipped.fetch_add(skp, Ordering::Relaxed);
+            for (i, row) in rows.iter().enumerate() {
+                let Some((t, h)) = *row else { continue };
+                let off = q_off(t, h, lay.o);
+                // SAFETY: each (token, head) row is written by exactly one work unit.
+                let dst = unsafe { std::slice::from_raw_parts_mut(o_ptr.get().offset(off), dim) };
+                for (o, x) in dst.iter_mut().zip(&out[i * dim..(i + 1) * dim]) {
+                    *o = T::from_f32(*x);
+                }
+                if !lse_ptr.get().is_null() {
+                    unsafe { *lse_ptr.get().add((seq.q_row0 + t) * d.hq + h) = lse[i] };
+                }
+            }
+        });
+    });
+    (visited.into_inner(), skipped.into_inner())
+}
+
+/// Everything one row tile needs, in f32.
+pub(crate) struct TileInput<'a> {
+    pub q: &'a [f32],
+    pub rows: &'a [Row],
+    pub k: &'a [f32],
+    pub v: &'a [f32],
+    pub dim: usize,
+    pub lq: usize,
+    pub lk: usize,
+    pub causal: bool,
+}
+
+impl TileInput<'_> {
+    /// Last key each row may see (-1: none; padding rows see none).
+    fn limits(&self) -> Vec<i64> {
+        self.rows
+            .iter()
+            .map(|r| match *r {
+                None => -1,
+                Some((t, _)) if self.causal => (t as i64 + self.lk as i64 - self.lq as i64).min(self.lk as i64 - 1),
+                Some(_) => self.lk as i64 - 1,
+            })
+            .collect()
+    }
+}
+
+/// The KV tiles one work unit visits, in order: split `s` of `splits` covers a contiguous
+/// range of ceil(tiles / splits) of the sequence's tiles; tiles no row of the tile can see
+/// (beyond the causal limit of its last row) are not visited.
+pub(crate) fn split_tiles(plan: &AttnPlanInfo, lk: usize, max_limit: i64, s: usize) -> Vec<usize> {
+    let bn = plan.block_n as usize;
+    let total = lk.div_ceil(bn);
+    let per = total.div_ceil(plan.num_kv_splits as usize).max(1);
+    let visible = if max_limit < 0 { 0 } else { (max_limit as usize / bn + 1).min(total) };
+    let range = (s * per).min(visible)..((s + 1) * per).min(visible);
+    if plan.reverse_kv == 1 { range.rev().collect() } else { range.collect() }
+}
+
+/// Runs all KV splits of one row tile and merges them: (out [bm][dim], lse [bm], visited, skipped).
+pub(crate) fn row_tile(t: &TileInput, plan: &AttnPlanInfo, scale: f32, factor: f32, max_lk: usize) -> (Vec<f32>, Vec<f32>, u64, u64) {
+    let bm = t.rows.len();
+    let limits = t.limits();
+    let max_limit = limits.iter().copied().max().unwrap_or(-1);
+    let splits = plan.num_kv_splits as usize;
+    let ln_lambda = if factor > 0.0 { ((factor as f64) / (max_lk as f64)).ln() as f32 } else { f32::NEG_INFINITY };
+    let mut parts = Vec::with_capacity(splits);
+    let (mut vis, mut skp) = (0, 0);
+    for s in 0..splits {
+        let tiles = split_tiles(plan, t.lk, max_limit, s);
+        let mut u = WorkUnit::new(bm, t.dim, plan.block_n as usize);
+        let (v, k) = if factor > 0.0 {
+            u.run::<true>(t, &limits, &tiles, scale, ln_lambda, plan.block_n as usize)
+        } else {
+            u.run::<false>(t, &limits, &tiles, scale, ln_lambda, plan.block_n as usize)
+        };
+        vis += v;
+        skp += k;
+        parts.push(u.finish());
+    }
+    if splits == 1 {
+        let (out, lse) = parts.pop().unwrap();
+        return (out, lse, vis, skp);
+    }
+    let mut out = vec![0f32; bm * t.dim];
+    let mut lse = vec![f32::NEG_INFINITY; bm];
+    for i in 0..bm {
+        let dim = t.dim;
+        lse[i] = merge::merge_rows(
+            splits,
+            |s| (&parts[s].0[i * dim..(i + 1) * dim], parts[s].1[i]),
+            &mut out[i * dim..(i + 1) * dim],
+        );
+    }
+    (out, lse, vis, skp)
+}
+
+/// The online-softmax state of one work unit.
+struct WorkUnit {
+    m: Vec<f32>,
+    l: Vec<f32>,
+    acc: Vec<f32>,
+    s: Vec<f32>,
+    dim: usize,
+}
+
+impl WorkUnit {
+    fn new(bm: usize, dim: usize, bn: usize) -> Self {
+        WorkUnit {
+            m: vec![f32::NEG_INFINITY; bm],
+            l: vec![0.0; bm],
+            acc: vec![0.0; bm * dim],
+            s: vec![0.0; bm * bn],
+            dim,
+        }
+    }
+
+    /// Visits `tiles` in order; with `SKIP` applies the Skip-Softmax test of SPEC section 1.
+    /// Returns (visited, skipped).
+    fn run<const SKIP: bool>(&mut self, t: &TileInput, limits: &[i64], tiles: &[usize], scale: f32, ln_lambda: f32, bn: usize) -> (u64, u64) {
+        let bm = self.m.len();
+        let dim = self.dim;
+        let mut skipped = 0;
+        let mut tile_max = vec![f32::NEG_INFINITY; bm];
+        for &j in tiles {
+            let k0 = j * bn;
+            let nk = bn.min(t.lk - k0);
+            // S = scale * Q K^T for this tile.
+            // SAFETY: dimensions and strides describe the buffers exactly.
+            unsafe {
+                matrixmultiply::sgemm(
+                    bm, dim, nk, scale,
+                    t.q.as_ptr(), dim as isize, 1,
+                    t.k.as_ptr().add(k0 * dim), 1, dim as isize,
+                    0.0, self.s.as_mut_ptr(), bn as isize, 1,
+                );
+            }
+            for i in 0..bm {
+                let visible = (limits[i] - k0 as i64 + 1).clamp(0, nk as i64) as usize;
+                let row = &mut self.s[i * bn..i * bn + nk];
+                row[visible..].iter_mut().for_each(|x| *x = f32::NEG_INFINITY);
+                tile_max[i] = row[..visible].iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            }
+            if SKIP {
+                // Every row votes: fully masked rows always vote to skip; rows without an
+                // accumulated tile (m = -inf) never do; the others when the tile's best score
+                // is below the running max by more than -ln(lambda).
+                let skip = (0..bm).all(|i| {
+                    tile_max[i] == f32::NEG_INFINITY || (self.m[i] != f32::NEG_INFINITY && tile_max[i] - self.m[i] < ln_lambda)
+                });
+                if skip {
+                    skipped += 1;
+                    continue;
+                }
+            }
+            for i in 0..bm {
+                let m_new = self.m[i].max(tile_max[i]);
+                let row = &mut self.s[i * bn..i * bn + nk];
+                if m_new == f32::NEG_INFINITY {
+                    row.iter_mut().for_each(|x| *x = 0.0);
+                    continue;
+                }
+                let alpha = exp_f32(self.m[i] - m_new);
+                let sum = exp_rows(row, m_new);
+                self.l[i] = self.l[i] * alpha + sum;
+                if alpha != 1.0 {
+                    self.acc[i * dim..(i + 1) * dim].iter_mut().for_each(|x| *x *= alpha);
+                }
+                self.m[i] = m_new;
+            }
+            // acc += P V.
+            unsafe {
+                matrixmultiply::sgemm(
+                    bm, nk, dim, 1.0,
+                    self.s.as_ptr(), bn as isize, 1,
+                    t.v.as_ptr().add(k0 * dim), dim as isize, 1,
+                    1.0, self.acc.as_mut_ptr(), dim as isize, 1,
+                );
+            }
+        }
+        (tiles.len() as u64, skipped)
+    }
+
+    /// The normalised output and LSE of this work unit.
+    fn finish(mut self) -> (Vec<f32>, Vec<f32>) {
+        let dim = self.dim;
+        let lse = (0..self.m.len())
+            .map(|i| {
+                let row = &mut self.acc[i * dim..(i + 1) * dim];
+                if self.l[i] > 0.0 {
+                    let inv = 1.0 / self.l[i];
+                    row.iter_mut().for_each(|x| *x *= inv);
+                    self.m[i] + self.l[i].ln()
+                } else {
+                    row.iter_mut().for_each(|x| *x = 0.0);
+                    f32::NEG_INFINITY
+                }
+            })
+            .collect();
+        (self.acc, lse)
+    }
+}
+
+/// `row[j] = exp(row[j] - m)`, returns the sum. Dispatched to an AVX2 build when available.
+fn exp_rows(row: &mut [f32], m: f32) -> f32 {
+    #[inline(always)]
+    fn body(row: &mut [f32], m: f32) -> f32 {
+        // Eight partial sums so the loop vectorises without reassociating one accumulator.
+        let mut sums = [0f32; 8];
+        let mut chunks = row.chunks_exact_mut(8);
+        for c in &mut chunks {
+            for (x, s) in c.iter_mut().zip(sums.iter_mut()) {
+                *x = exp_f32(*x - m);
+                *s += *x;
+            }
+        }
+        let mut total: f32 = 0.0;
+        for x in chunks.into_remainder() {
+            *x = exp_f32(*x - m);
+            total += *x;
+        }
+        total + sums.iter().sum::<f32>()
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2(row: &mut [f32], m: f32) -> f32 {
+            body(row, m)
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the feature was detected at run time.
+            return unsafe { avx2(row, m) };
+        }
+    }
+    body(row, m)
+}
+
+/// Shape of a padded, contiguous `[batch, seq, heads, dim]` call (safe host API).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub batch: usize,
+    pub seqlen_q: usize,
+    pub seqlen_kv: usize,
+    pub num_q_heads: usize,
+    pub num_kv_heads: usize,
+    pub head_dim: usize,
+}
+
+/// Skip statistics of one call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SkipStats {
+    pub visited: u64,
+    pub skipped: u64,
+}
+
+impl SkipStats {
+    pub fn fraction(&self) -> f64 {
+        if self.visited == 0 { 0.0 } else { self.skipped as f64 / self.visited as f64 }
+    }
+}
+
+/// What a safe host call needs to know besides the tensors.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options<'a> {
+    pub causal: bool,
+    /// 0 = 1/sqrt(head_dim).
+    pub softmax_scale: f32,
+    /// 0 = dense.
+    pub threshold_scale_factor: f32,
+    pub plan: Option<&'a AttnPlanInfo>,
+}
+
+/// Safe CPU attention on contiguous `[batch, seq, heads, dim]` slices; `lse` (optional) is
+/// `[batch * seqlen_q][num_q_heads]`. Returns the skip statistics.
+pub fn attention<T: Elem + DTypeOf>(
+    shape: Shape,
+    q: &[T],
+    k: &[T],
+    v: &[T],
+    o: &mut [T],
+    lse: Option<&mut [f32]>,
+    opts: Options,
+) -> Result<SkipStats> {
+    let Shape { batch, seqlen_q, seqlen_kv, num_q_heads, num_kv_heads, head_dim } = shape;
+    let nq = batch * seqlen_q * num_q_heads * head_dim;
+    let nk = batch * seqlen_kv * num_kv_heads * head_dim;
+    for (name, len, want) in [("q", q.len(), nq), ("k", k.len(), nk), ("v", v.len(), nk), ("o", o.len(), nq)] {
+        if len != want {
+            return Err(invalid!("{name} has {len} elements; the shape needs {want}"));
+        }
+    }
+    let mut p = AttnParams::default();
+    let to_u32 = |name: &str, x: usize| u32::try_from(x).map_err(|_| invalid!("{name} = {x} is too large"));
+    p.device = crate::attn::BLASST_DEVICE_CPU;
+    p.dtype = T::DTYPE;
+    p.batch_size = to_u32("batch", batch)?;
+    p.num_q_heads = to_u32("num_q_heads", num_q_heads)?;
+    p.num_kv_heads = to_u32("num_kv_heads", num_kv_heads)?;
+    p.head_dim = to_u32("head_dim", head_dim)?;
+    p.max_seqlen_q = to_u32("seqlen_q", seqlen_q)?;
+    p.max_seqlen_kv = to_u32("seqlen_kv", seqlen_kv)?;
+    p.causal = opts.causal as u32;
+    p.softmax_scale = opts.softmax_scale;
+    p.threshold_scale_factor = opts.threshold_scale_factor;
+    let (hd, hq, hk) = (head_dim as i64, num_q_heads as i64, num_kv_heads as i64);
+    p.q = q.as_ptr().cast();
+    (p.q_batch_stride, p.q_row_stride, p.q_head_stride) = (seqlen_q as i64 * hq * hd, hq * hd, hd);
+    p.o = o.as_mut_ptr().cast();
+    (p.o_batch_stride, p.o_row_stride, p.o_head_stride) = (p.q_batch_stride, p.q_row_stride, p.q_head_stride);
+    p.k = k.as_ptr().cast();
+    (p.k_batch_stride, p.k_row_stride, p.k_head_stride) = (seqlen_kv as i64 * hk * hd, hk * hd, hd);
+    p.v = v.as_ptr().cast();
+    (p.v_batch_stride, p.v_row_stride, p.v_head_stride) = (p.k_batch_stride, p.k_row_stride, p.k_head_stride);
+    if let Some(l) = lse {
+        if l.len() != batch * seqlen_q * num_q_heads {
+            return Err(invalid!("lse has {} elements; the shape needs {}", l.len(), batch * seqlen_q * num_q_heads));
+        }
+        p.lse = l.as_mut_ptr();
+    }
+    if let Some(pl) = opts.plan {
+        p.plan = pl;
+    }
+    let mut stats = [0u64; 2];
+    p.skip_stats = stats.as_mut_ptr();
+    // SAFETY: every pointer comes from a slice of exactly the size the shape describes.
+    unsafe { crate::attn::run(&p, std::ptr::null_mut())? };
+    Ok(SkipStats { visited: stats[0], skipped: stats[1] })
+}
+
+/// The BLASST_DTYPE_* of an element type.
+pub trait DTypeOf {
+    const DTYPE: u32;
+}
+impl DTypeOf for f32 {
+    const DTYPE: u32 = crate::attn::BLASST_DTYPE_F32;
+}
+impl DTypeOf for f16 {
+    const DTYPE: u32 = crate::attn::BLASST_DTYPE_F16;
+}
+impl DTypeOf for bf16 {
+    const DTYPE: u32 = crate::attn::BLASST_DTYPE_BF16;
+}
