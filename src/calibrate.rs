@@ -27,7 +27,9 @@ pub struct CalibFit {
 /// Least squares of `ln(lambda * L)` on `S` over the points with `S` in [0.10, 0.90].
 pub fn fit(lambdas: &[f64], seq_lens: &[u32], sparsities: &[f64]) -> Result<CalibFit> {
     if lambdas.len() != seq_lens.len() || lambdas.len() != sparsities.len() {
-        return Err(invalid!("lambdas, seq_lens and sparsities must have the same length"));
+        return Err(invalid!(
+            "lambdas, seq_lens and sparsities must have the same length"
+        ));
     }
     let mut pts = Vec::new();
     for i in 0..lambdas.len() {
@@ -58,7 +60,9 @@ pub fn fit(lambdas: &[f64], seq_lens: &[u32], sparsities: &[f64]) -> Result<Cali
     let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
     let syy: f64 = pts.iter().map(|p| (p.1 - my).powi(2)).sum();
     if sxx <= 1e-12 * n {
-        return Err(invalid!("degenerate data: every usable point has sparsity {mx:.4}; vary the candidate lambdas"));
+        return Err(invalid!(
+            "degenerate data: every usable point has sparsity {mx:.4}; vary the candidate lambdas"
+        ));
     }
     let b = sxy / sxx;
     let ln_a = my - b * mx;
@@ -76,7 +80,11 @@ pub fn fit(lambdas: &[f64], seq_lens: &[u32], sparsities: &[f64]) -> Result<Cali
 
 fn check_fit(name: &str, f: &CalibFit) -> Result<()> {
     if !f.a.is_finite() || f.a <= 0.0 || !f.b.is_finite() {
-        return Err(invalid!("{name}: a = {}, b = {} must be finite with a > 0", f.a, f.b));
+        return Err(invalid!(
+            "{name}: a = {}, b = {} must be finite with a > 0",
+            f.a,
+            f.b
+        ));
     }
     Ok(())
 }
@@ -89,14 +97,23 @@ fn fit_json(f: &CalibFit) -> Value {
 /// keeping every other key; with only a prefill fit the `coefficients` schema (both phases)
 /// is written, with both the per-phase schema. Written to a temporary file and renamed, so a
 /// failure leaves the old file as it was.
-pub fn write(config_path: &Path, prefill: &CalibFit, decode: Option<&CalibFit>, ignore: &[&str]) -> Result<()> {
+pub fn write(
+    config_path: &Path,
+    prefill: &CalibFit,
+    decode: Option<&CalibFit>,
+    ignore: &[&str],
+) -> Result<()> {
     check_fit("prefill", prefill)?;
     if let Some(d) = decode {
         check_fit("decode", d)?;
     }
-    let text = std::fs::read_to_string(config_path).map_err(|e| Error::Io(format!("{}: {e}", config_path.display())))?;
-    let mut root: Value = serde_json::from_str(&text).map_err(|e| config_err!("{}: malformed JSON: {e}", config_path.display()))?;
-    let obj = root.as_object_mut().ok_or_else(|| config_err!("{}: must be a JSON object", config_path.display()))?;
+    let text = std::fs::read_to_string(config_path)
+        .map_err(|e| Error::Io(format!("{}: {e}", config_path.display())))?;
+    let mut root: Value = serde_json::from_str(&text)
+        .map_err(|e| config_err!("{}: malformed JSON: {e}", config_path.display()))?;
+    let obj = root
+        .as_object_mut()
+        .ok_or_else(|| config_err!("{}: must be a JSON object", config_path.display()))?;
     let mut tsf = Map::new();
     tsf.insert("formula".into(), json!("a * exp(b * target_sparsity)"));
     debug_assert_eq!(FORMULA, "a*exp(b*target_sparsity)");
@@ -119,11 +136,23 @@ pub fn write(config_path: &Path, prefill: &CalibFit, decode: Option<&CalibFit>, 
     if let Some(d) = decode {
         group["calibration"]["decode"] = quality(d);
     }
-    let sac = obj.entry("sparse_attention_config").or_insert_with(|| json!({}));
-    let sac = sac.as_object_mut().ok_or_else(|| config_err!("{}: sparse_attention_config must be an object", config_path.display()))?;
-    sac.insert("producer".into(), json!({"name": "blasst", "version": env!("CARGO_PKG_VERSION")}));
+    let sac = obj
+        .entry("sparse_attention_config")
+        .or_insert_with(|| json!({}));
+    let sac = sac.as_object_mut().ok_or_else(|| {
+        config_err!(
+            "{}: sparse_attention_config must be an object",
+            config_path.display()
+        )
+    })?;
+    sac.insert(
+        "producer".into(),
+        json!({"name": "blasst", "version": env!("CARGO_PKG_VERSION")}),
+    );
     let groups = sac.entry("config_groups").or_insert_with(|| json!({}));
-    let groups = groups.as_object_mut().ok_or_else(|| config_err!("{}: config_groups must be an object", config_path.display()))?;
+    let groups = groups
+        .as_object_mut()
+        .ok_or_else(|| config_err!("{}: config_groups must be an object", config_path.display()))?;
     let existing = groups
         .iter()
         .find(|(_, g)| g.get("algorithm").and_then(Value::as_str) == Some("skip_softmax"))
@@ -176,9 +205,12 @@ mod tests {
             }
         }
         let f = fit(&lam, &lens, &sp).unwrap();
-        assert!((f.a - a).abs() / a < 1e-9 && (f.b - b).abs() < 1e-9, "{f:?}");
+        assert!(
+            (f.a - a).abs() / a < 1e-9 && (f.b - b).abs() < 1e-9,
+            "{f:?}"
+        );
         assert!(f.r2 > 0.999999);
-        assert_eq!(f.num_points, 27);
+        assert_eq!(f.num_points, 24); // s = 0.05 is outside [0.10, 0.90]
         assert!((f.min_sparsity - 0.15).abs() < 1e-12 && (f.max_sparsity - 0.85).abs() < 1e-12);
         // Too few usable points.
         assert!(fit(&[0.1, 0.2, 0.3], &[1, 1, 1], &[0.05, 0.5, 0.95]).is_err());

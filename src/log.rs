@@ -14,7 +14,8 @@ pub enum Level {
 }
 
 /// A host's log callback: `(level, NUL-terminated message, user_data)`.
-pub type LogFn = unsafe extern "C" fn(level: u32, message: *const std::ffi::c_char, user_data: *mut c_void);
+pub type LogFn =
+    unsafe extern "C" fn(level: u32, message: *const std::ffi::c_char, user_data: *mut c_void);
 
 #[derive(Clone, Copy)]
 struct Sink {

@@ -50,7 +50,16 @@ pub struct Structured {
 }
 
 /// `margin`: how many nats (after the 1/sqrt(d) scale) hot scores sit above the noise.
-pub fn structured(lq: usize, lk: usize, hq: usize, hkv: usize, d: usize, hot_fraction: f64, margin: f32, seed: u64) -> Structured {
+pub fn structured(
+    lq: usize,
+    lk: usize,
+    hq: usize,
+    hkv: usize,
+    d: usize,
+    hot_fraction: f64,
+    margin: f32,
+    seed: u64,
+) -> Structured {
     let mut rng = Rng::new(seed);
     let scale = 1.0 / (d as f32).sqrt();
     // Noise channels give scale * q.k ~ N(0, 1) when q, k ~ N(0, 1/sqrt(d-1) * sqrt(d))...
@@ -87,7 +96,11 @@ pub fn structured(lq: usize, lk: usize, hq: usize, hkv: usize, d: usize, hot_fra
             for h in 0..heads {
                 let row = &mut x[(r * heads + h) * d..(r * heads + h + 1) * d];
                 for (i, e) in row.iter_mut().enumerate() {
-                    *e = if i == 0 { hot_channel(r, h) } else { rng.normal() };
+                    *e = if i == 0 {
+                        hot_channel(r, h)
+                    } else {
+                        rng.normal()
+                    };
                 }
             }
         }

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 fn generate() -> String {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
+    let mut config =
+        cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
     config.after_includes = Some(format!(
         "\n#define BLASST_VERSION_MAJOR {}\n#define BLASST_VERSION_MINOR {}\n#define BLASST_VERSION_PATCH {}",
         env!("CARGO_PKG_VERSION_MAJOR"),
@@ -39,13 +40,18 @@ fn header_matches_source() {
 
 #[test]
 fn version_macros_match_cargo() {
-    let h = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("include/blasst.h")).unwrap();
+    let h =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("include/blasst.h"))
+            .unwrap();
     for (name, v) in [
         ("BLASST_VERSION_MAJOR", env!("CARGO_PKG_VERSION_MAJOR")),
         ("BLASST_VERSION_MINOR", env!("CARGO_PKG_VERSION_MINOR")),
         ("BLASST_VERSION_PATCH", env!("CARGO_PKG_VERSION_PATCH")),
     ] {
-        assert!(h.contains(&format!("#define {name} {v}\n")), "{name} != {v}");
+        assert!(
+            h.contains(&format!("#define {name} {v}\n")),
+            "{name} != {v}"
+        );
     }
     assert!(h.contains("#define BLASST_ABI_VERSION 1\n"));
 }

@@ -40,7 +40,10 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let units = d.batch * d.hkv * row_tiles;
     let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
     let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
-    let splits = DECODE_TARGET_UNITS.div_ceil(units).min(max_by_len).clamp(1, MAX_SPLITS);
+    let splits = DECODE_TARGET_UNITS
+        .div_ceil(units)
+        .min(max_by_len)
+        .clamp(1, MAX_SPLITS);
     AttnPlanInfo {
         phase: Phase::Decode.as_u32(),
         block_m: block_m as u32,
@@ -91,7 +94,10 @@ pub fn check_plan(pl: &AttnPlanInfo) -> Result<()> {
         }
     }
     if pl.reverse_kv > 1 {
-        return Err(invalid!("plan->reverse_kv = {} must be 0 or 1", pl.reverse_kv));
+        return Err(invalid!(
+            "plan->reverse_kv = {} must be 0 or 1",
+            pl.reverse_kv
+        ));
     }
     Ok(())
 }

@@ -47,7 +47,9 @@ fn check_size(name: &str, v: u32, max: u32) -> Result<usize> {
         return Err(invalid!("{name} = 0: must be at least 1"));
     }
     if v > max {
-        return Err(invalid!("{name} = {v} is larger than the supported maximum {max}"));
+        return Err(invalid!(
+            "{name} = {v} is larger than the supported maximum {max}"
+        ));
     }
     Ok(v as usize)
 }
@@ -63,7 +65,12 @@ fn check_ptr_aligned(name: &str, ptr: usize, align: usize) -> Result<()> {
 
 /// A tensor of `dims` = [(count, stride)] blocks of `inner` contiguous elements: strides are
 /// non-negative and, for the output, no two elements alias.
-fn check_strides(name: &str, dims: &[(&str, usize, i64)], inner: usize, no_alias: bool) -> Result<()> {
+fn check_strides(
+    name: &str,
+    dims: &[(&str, usize, i64)],
+    inner: usize,
+    no_alias: bool,
+) -> Result<()> {
     for (field, _, s) in dims {
         if *s < 0 {
             return Err(invalid!("{name}_{field} = {s} is negative"));
@@ -88,7 +95,9 @@ fn check_strides(name: &str, dims: &[(&str, usize, i64)], inner: usize, no_alias
         max_off += (*s as i128) * (*n as i128).saturating_sub(1);
     }
     if max_off > (isize::MAX as i128) / 8 {
-        return Err(invalid!("{name} strides address {max_off} elements: absurdly large"));
+        return Err(invalid!(
+            "{name} strides address {max_off} elements: absurdly large"
+        ));
     }
     Ok(())
 }
@@ -106,7 +115,9 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
     let device = Device::try_from(p.device)?;
     let dtype = DType::try_from(p.dtype)?;
     if device == Device::Cuda && dtype == DType::F32 {
-        return Err(unsupported!("dtype = 2 (F32) is CPU only; the GPU kernels take F16 or BF16"));
+        return Err(unsupported!(
+            "dtype = 2 (F32) is CPU only; the GPU kernels take F16 or BF16"
+        ));
     }
     let batch = check_size("batch_size", p.batch_size, MAX_BATCH)?;
     let hq = check_size("num_q_heads", p.num_q_heads, MAX_HEADS)?;
@@ -129,7 +140,9 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
     }
     let scale = match p.softmax_scale {
         s if s.is_nan() || s.is_infinite() || s < 0.0 => {
-            return Err(invalid!("softmax_scale = {s} must be finite and >= 0 (0 = 1/sqrt(head_dim))"));
+            return Err(invalid!(
+                "softmax_scale = {s} must be finite and >= 0 (0 = 1/sqrt(head_dim))"
+            ));
         }
         0.0 => 1.0 / (head_dim as f32).sqrt(),
         s => s,
@@ -143,7 +156,12 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
 
     let esize = dtype.size();
     let align = if device == Device::Cuda { 16 } else { esize };
-    for (name, ptr) in [("q", p.q as usize), ("k", p.k as usize), ("v", p.v as usize), ("o", p.o as usize)] {
+    for (name, ptr) in [
+        ("q", p.q as usize),
+        ("k", p.k as usize),
+        ("v", p.v as usize),
+        ("o", p.o as usize),
+    ] {
         if ptr == 0 {
             return Err(invalid!("{name} is NULL"));
         }
@@ -166,7 +184,9 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
             ("o_head_stride", p.o_head_stride),
         ] {
             if s % 8 != 0 {
-                return Err(invalid!("{name} = {s} must be a multiple of 8 elements on the GPU"));
+                return Err(invalid!(
+                    "{name} = {s} must be a multiple of 8 elements on the GPU"
+                ));
             }
         }
     }
@@ -180,7 +200,9 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
             ));
         }
         if p.page_size == 0 {
-            return Err(invalid!("page_size = 0 with block_table set: paged fields half set"));
+            return Err(invalid!(
+                "page_size = 0 with block_table set: paged fields half set"
+            ));
         }
         if device == Device::Cuda && (p.page_size < 16 || !p.page_size.is_power_of_two()) {
             return Err(unsupported!(
@@ -241,13 +263,21 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
     let bq = if ragged_q { 1 } else { batch };
     check_strides(
         "q",
-        &[("batch_stride", bq, p.q_batch_stride), ("row_stride", rows_q, p.q_row_stride), ("head_stride", hq, p.q_head_stride)],
+        &[
+            ("batch_stride", bq, p.q_batch_stride),
+            ("row_stride", rows_q, p.q_row_stride),
+            ("head_stride", hq, p.q_head_stride),
+        ],
         head_dim,
         false,
     )?;
     check_strides(
         "o",
-        &[("batch_stride", bq, p.o_batch_stride), ("row_stride", rows_q, p.o_row_stride), ("head_stride", hq, p.o_head_stride)],
+        &[
+            ("batch_stride", bq, p.o_batch_stride),
+            ("row_stride", rows_q, p.o_row_stride),
+            ("head_stride", hq, p.o_head_stride),
+        ],
         head_dim,
         true,
     )?;
@@ -260,7 +290,16 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
         ("k", p.k_batch_stride, p.k_row_stride, p.k_head_stride),
         ("v", p.v_batch_stride, p.v_row_stride, p.v_head_stride),
     ] {
-        check_strides(name, &[("batch_stride", bk, bs), ("row_stride", rows_k, rs), ("head_stride", hkv, hs)], head_dim, false)?;
+        check_strides(
+            name,
+            &[
+                ("batch_stride", bk, bs),
+                ("row_stride", rows_k, rs),
+                ("head_stride", hkv, hs),
+            ],
+            head_dim,
+            false,
+        )?;
     }
 
     let mut desc = Desc {

@@ -10,7 +10,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "blasst", version, about = "Skip-Softmax sparse attention: demo, gating tables, spec resolution")]
+#[command(
+    name = "blasst",
+    version,
+    about = "Skip-Softmax sparse attention: demo, gating tables, spec resolution"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -121,20 +125,50 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> blasst::Result<()> {
     match cli.cmd {
-        Cmd::Demo { device, seqlen, heads, head_dim, hot_fraction, causal, seed } => demo(device, seqlen, heads, head_dim, hot_fraction, causal, seed),
-        Cmd::Schedule { shift, steps, cutoff } => {
+        Cmd::Demo {
+            device,
+            seqlen,
+            heads,
+            head_dim,
+            hot_fraction,
+            causal,
+            seed,
+        } => demo(device, seqlen, heads, head_dim, hot_fraction, causal, seed),
+        Cmd::Schedule {
+            shift,
+            steps,
+            cutoff,
+        } => {
             let t = schedule::flow_shift(shift, steps)?;
             let calls = &t[..steps as usize];
             println!("flow-shift schedule: shift {shift}, {steps} steps");
-            println!("{:>8}  {:>11}  {:>10}  {:>18}", "cutoff", "dense_steps", "skip_steps", "first skipped t");
+            println!(
+                "{:>8}  {:>11}  {:>10}  {:>18}",
+                "cutoff", "dense_steps", "skip_steps", "first skipped t"
+            );
             for c in cutoff {
                 let dense = schedule::dense_steps(calls, c)?;
-                let first = calls.get(dense).map(|x| format!("{x:.4}")).unwrap_or_else(|| "-".into());
-                println!("{c:>8}  {dense:>11}  {:>10}  {first:>18}", steps as usize - dense);
+                let first = calls
+                    .get(dense)
+                    .map(|x| format!("{x:.4}"))
+                    .unwrap_or_else(|| "-".into());
+                println!(
+                    "{c:>8}  {dense:>11}  {:>10}  {first:>18}",
+                    steps as usize - dense
+                );
             }
             Ok(())
         }
-        Cmd::Resolve { spec, checkpoint, components, layer, kv_len, phase, timestep, describe } => {
+        Cmd::Resolve {
+            spec,
+            checkpoint,
+            components,
+            layer,
+            kv_len,
+            phase,
+            timestep,
+            describe,
+        } => {
             let names: Vec<&str> = components.iter().map(String::as_str).collect();
             let r = Resolver::new(&spec, checkpoint.as_deref(), &names)?;
             let d = r.decide(&layer, phase.into(), kv_len, timestep)?;
@@ -148,12 +182,20 @@ fn run(cli: Cli) -> blasst::Result<()> {
             }
             Ok(())
         }
-        Cmd::Plan { batch, q_heads, kv_heads, head_dim, seqlen_q, seqlen_kv } => {
+        Cmd::Plan {
+            batch,
+            q_heads,
+            kv_heads,
+            head_dim,
+            seqlen_q,
+            seqlen_kv,
+        } => {
             let mut p = blasst::AttnParams::default();
             let dummy = [0u64; 2];
             p.device = blasst::attn::BLASST_DEVICE_CPU;
             p.dtype = blasst::attn::BLASST_DTYPE_BF16;
-            (p.batch_size, p.num_q_heads, p.num_kv_heads, p.head_dim) = (batch, q_heads, kv_heads, head_dim);
+            (p.batch_size, p.num_q_heads, p.num_kv_heads, p.head_dim) =
+                (batch, q_heads, kv_heads, head_dim);
             (p.max_seqlen_q, p.max_seqlen_kv) = (seqlen_q, seqlen_kv);
             let ptr = dummy.as_ptr().cast();
             (p.q, p.k, p.v, p.o) = (ptr, ptr, ptr, ptr as *mut _);
@@ -161,7 +203,12 @@ fn run(cli: Cli) -> blasst::Result<()> {
             (p.q_row_stride, p.q_head_stride) = (q_heads as i64 * hd, hd);
             (p.o_row_stride, p.o_head_stride) = (q_heads as i64 * hd, hd);
             p.o_batch_stride = p.o_row_stride * seqlen_q as i64;
-            (p.k_row_stride, p.k_head_stride, p.v_row_stride, p.v_head_stride) = (kv_heads as i64 * hd, hd, kv_heads as i64 * hd, hd);
+            (
+                p.k_row_stride,
+                p.k_head_stride,
+                p.v_row_stride,
+                p.v_head_stride,
+            ) = (kv_heads as i64 * hd, hd, kv_heads as i64 * hd, hd);
             let plan = blasst::attn::plan(&p)?;
             let phase = Phase::try_from(plan.phase)?;
             println!(
@@ -177,40 +224,103 @@ fn run(cli: Cli) -> blasst::Result<()> {
     }
 }
 
-fn demo(device: DeviceArg, seqlen: usize, heads: usize, head_dim: usize, hot_fraction: f64, causal: bool, seed: u64) -> blasst::Result<()> {
+fn demo(
+    device: DeviceArg,
+    seqlen: usize,
+    heads: usize,
+    head_dim: usize,
+    hot_fraction: f64,
+    causal: bool,
+    seed: u64,
+) -> blasst::Result<()> {
     match device {
         DeviceArg::Cuda => {
             blasst::cuda::probe()?;
             return Err(blasst::Error::Unsupported(blasst::cuda::NOT_BUILT.into()));
         }
         DeviceArg::Auto => match blasst::cuda::probe() {
-            Ok(()) => println!("CUDA driver found, but {}; running on the CPU", blasst::cuda::NOT_BUILT),
+            Ok(()) => println!(
+                "CUDA driver found, but {}; running on the CPU",
+                blasst::cuda::NOT_BUILT
+            ),
             Err(e) => println!("no GPU ({}); running on the CPU backend", e.message()),
         },
         DeviceArg::Cpu => {}
     }
-    let s = synth::structured(seqlen, seqlen, heads, heads, head_dim, hot_fraction, 12.0, seed);
+    let s = synth::structured(
+        seqlen,
+        seqlen,
+        heads,
+        heads,
+        head_dim,
+        hot_fraction,
+        12.0,
+        seed,
+    );
     let conv = |x: &[f32]| x.iter().map(|&v| bf16::from_f32(v)).collect::<Vec<_>>();
     let (q, k, v) = (conv(&s.q), conv(&s.k), conv(&s.v));
-    let shape = Shape { batch: 1, seqlen_q: seqlen, seqlen_kv: seqlen, num_q_heads: heads, num_kv_heads: heads, head_dim };
+    let shape = Shape {
+        batch: 1,
+        seqlen_q: seqlen,
+        seqlen_kv: seqlen,
+        num_q_heads: heads,
+        num_kv_heads: heads,
+        head_dim,
+    };
     println!(
         "bf16, batch 1, {heads} heads, d = {head_dim}, Lq = Lk = {seqlen}, {}, hot fraction {hot_fraction}, seed {seed}",
         if causal { "causal" } else { "non-causal" }
     );
     let mut dense = vec![bf16::ZERO; q.len()];
     let t0 = Instant::now();
-    cpu::attention(shape, &q, &k, &v, &mut dense, None, Options { causal, ..Default::default() })?;
+    cpu::attention(
+        shape,
+        &q,
+        &k,
+        &v,
+        &mut dense,
+        None,
+        Options {
+            causal,
+            ..Default::default()
+        },
+    )?;
     let dense_ms = t0.elapsed().as_secs_f64() * 1e3;
-    println!("{:>10}  {:>12}  {:>9}  {:>12}  {:>10}", "threshold", "factor", "skipped", "max |err|", "time ms");
-    println!("{:>10}  {:>12}  {:>9}  {:>12}  {:>10.1}", "dense", 0, "-", "-", dense_ms);
+    println!(
+        "{:>10}  {:>12}  {:>9}  {:>12}  {:>10}",
+        "threshold", "factor", "skipped", "max |err|", "time ms"
+    );
+    println!(
+        "{:>10}  {:>12}  {:>9}  {:>12}  {:>10.1}",
+        "dense", 0, "-", "-", dense_ms
+    );
     for thr in [1e-4f64, 1e-3, 1e-2, 1e-1] {
         let factor = (thr * seqlen as f64) as f32;
         let mut out = vec![bf16::ZERO; q.len()];
         let t0 = Instant::now();
-        let st = cpu::attention(shape, &q, &k, &v, &mut out, None, Options { causal, threshold_scale_factor: factor, ..Default::default() })?;
+        let st = cpu::attention(
+            shape,
+            &q,
+            &k,
+            &v,
+            &mut out,
+            None,
+            Options {
+                causal,
+                threshold_scale_factor: factor,
+                ..Default::default()
+            },
+        )?;
         let ms = t0.elapsed().as_secs_f64() * 1e3;
-        let err = out.iter().zip(&dense).map(|(a, b)| (a.to_f32() - b.to_f32()).abs()).fold(0f32, f32::max);
-        println!("{thr:>10}  {factor:>12}  {:>8.1}%  {err:>12.3e}  {ms:>10.1}", st.fraction() * 100.0);
+        let err = out
+            .iter()
+            .zip(&dense)
+            .map(|(a, b)| (a.to_f32() - b.to_f32()).abs())
+            .fold(0f32, f32::max);
+        println!(
+            "{thr:>10}  {factor:>12}  {:>8.1}%  {err:>12.3e}  {ms:>10.1}",
+            st.fraction() * 100.0
+        );
     }
     Ok(())
 }

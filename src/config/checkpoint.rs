@@ -45,7 +45,9 @@ impl Calibration {
 }
 
 fn coefficients(v: &Value, ctx: &str) -> Result<Coefficients> {
-    let o = v.as_object().ok_or_else(|| config_err!("{ctx}: must be an object with \"a\" and \"b\", got {v}"))?;
+    let o = v
+        .as_object()
+        .ok_or_else(|| config_err!("{ctx}: must be an object with \"a\" and \"b\", got {v}"))?;
     let get = |k: &str| -> Result<f64> {
         match o.get(k) {
             None => Err(config_err!("{ctx}: missing coefficient \"{k}\"")),
@@ -57,7 +59,9 @@ fn coefficients(v: &Value, ctx: &str) -> Result<Coefficients> {
     };
     let (a, b) = (get("a")?, get("b")?);
     if a <= 0.0 {
-        return Err(config_err!("{ctx}.a = {a} must be > 0 (the factor a*exp(b*s) must be positive)"));
+        return Err(config_err!(
+            "{ctx}.a = {a} must be > 0 (the factor a*exp(b*s) must be positive)"
+        ));
     }
     Ok(Coefficients { a, b })
 }
@@ -67,23 +71,40 @@ fn patterns(v: Option<&Value>, ctx: &str) -> Result<Vec<Pattern>> {
         None => Ok(vec![]),
         Some(Value::Array(a)) => a
             .iter()
-            .map(|p| p.as_str().map(Pattern::new).ok_or_else(|| config_err!("{ctx}: ignore entries must be strings, got {p}")))
+            .map(|p| {
+                p.as_str()
+                    .map(Pattern::new)
+                    .ok_or_else(|| config_err!("{ctx}: ignore entries must be strings, got {p}"))
+            })
             .collect(),
-        Some(x) => Err(config_err!("{ctx}: \"ignore\" must be a list of strings, got {x}")),
+        Some(x) => Err(config_err!(
+            "{ctx}: \"ignore\" must be a list of strings, got {x}"
+        )),
     }
 }
 
 /// Parses a component's `config.json` text. `Ok(None)`: the file has no skip_softmax
 /// calibration group.
 pub fn parse_config(text: &str, source: &str) -> Result<Option<Calibration>> {
-    let v: Value = serde_json::from_str(text).map_err(|e| config_err!("{source}: malformed JSON: {e}"))?;
-    let root = v.as_object().ok_or_else(|| config_err!("{source}: must be a JSON object"))?;
-    let Some(sac) = root.get("sparse_attention_config") else { return Ok(None) };
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| config_err!("{source}: malformed JSON: {e}"))?;
+    let root = v
+        .as_object()
+        .ok_or_else(|| config_err!("{source}: must be a JSON object"))?;
+    let Some(sac) = root.get("sparse_attention_config") else {
+        return Ok(None);
+    };
     let ctx = format!("{source}: sparse_attention_config");
-    let sac = sac.as_object().ok_or_else(|| config_err!("{ctx} must be an object"))?;
+    let sac = sac
+        .as_object()
+        .ok_or_else(|| config_err!("{ctx} must be an object"))?;
     let groups = match sac.get("config_groups") {
         Some(Value::Object(g)) => g,
-        Some(x) => return Err(config_err!("{ctx}.config_groups must be an object, got {x}")),
+        Some(x) => {
+            return Err(config_err!(
+                "{ctx}.config_groups must be an object, got {x}"
+            ));
+        }
         None => return Err(config_err!("{ctx} has no \"config_groups\"")),
     };
     let skip: Vec<(&String, &Value)> = groups
@@ -95,17 +116,24 @@ pub fn parse_config(text: &str, source: &str) -> Result<Option<Calibration>> {
         [one] => *one,
         many => {
             let names: Vec<_> = many.iter().map(|(n, _)| n.as_str()).collect();
-            return Err(config_err!("{ctx}: more than one skip_softmax group ({})", names.join(", ")));
+            return Err(config_err!(
+                "{ctx}: more than one skip_softmax group ({})",
+                names.join(", ")
+            ));
         }
     };
     let gctx = format!("{ctx}.config_groups.{gname}");
-    let group = group.as_object().ok_or_else(|| config_err!("{gctx} must be an object"))?;
+    let group = group
+        .as_object()
+        .ok_or_else(|| config_err!("{gctx} must be an object"))?;
     let mut ignore = patterns(group.get("ignore"), &gctx)?;
     ignore.extend(patterns(sac.get("ignore"), &ctx)?);
     let (mut prefill, mut decode, mut formula) = (None, None, None);
     if let Some(tsf) = group.get("threshold_scale_factor") {
         let tctx = format!("{gctx}.threshold_scale_factor");
-        let t = tsf.as_object().ok_or_else(|| config_err!("{tctx} must be an object, got {tsf}"))?;
+        let t = tsf
+            .as_object()
+            .ok_or_else(|| config_err!("{tctx} must be an object, got {tsf}"))?;
         let f = t
             .get("formula")
             .and_then(Value::as_str)
@@ -143,14 +171,21 @@ pub fn parse_config(text: &str, source: &str) -> Result<Option<Calibration>> {
     if let Some(p) = sac.get("producer") {
         info.insert("producer".into(), p.clone());
     }
-    Ok(Some(Calibration { prefill, decode, formula, ignore, info }))
+    Ok(Some(Calibration {
+        prefill,
+        decode,
+        formula,
+        ignore,
+        info,
+    }))
 }
 
 /// Reads `<dir>/<component>/config.json`.
 pub fn load_component(dir: &Path, component: &str) -> Result<Option<Calibration>> {
     let path = dir.join(component).join("config.json");
     let bytes = std::fs::read(&path).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
-    let text = String::from_utf8(bytes).map_err(|_| config_err!("{}: not valid UTF-8", path.display()))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| config_err!("{}: not valid UTF-8", path.display()))?;
     parse_config(&text, &path.display().to_string())
 }
 
@@ -190,9 +225,21 @@ mod tests {
     #[test]
     fn errors() {
         let cases = [
-            (WAN.replace("a * exp(b * target_sparsity)", "a * b ** target_sparsity"), "unsupported formula \"a * b ** target_sparsity\""),
-            (WAN.replace("\"a\": 2822.6209952221557, ", ""), "missing coefficient \"a\""),
-            (WAN.replace("\"group_0\"", "\"g1\": {\"algorithm\": \"skip_softmax\"}, \"group_0\""), "more than one skip_softmax group"),
+            (
+                WAN.replace("a * exp(b * target_sparsity)", "a * b ** target_sparsity"),
+                "unsupported formula \"a * b ** target_sparsity\"",
+            ),
+            (
+                WAN.replace("\"a\": 2822.6209952221557, ", ""),
+                "missing coefficient \"a\"",
+            ),
+            (
+                WAN.replace(
+                    "\"group_0\"",
+                    "\"g1\": {\"algorithm\": \"skip_softmax\"}, \"group_0\"",
+                ),
+                "more than one skip_softmax group",
+            ),
             (WAN[..120].to_string(), "malformed JSON"),
         ];
         for (text, want) in cases {

@@ -8,7 +8,10 @@ enum Tok {
     Star,
     Any,
     Lit(char),
-    Class { negate: bool, items: Vec<(char, char)> },
+    Class {
+        negate: bool,
+        items: Vec<(char, char)>,
+    },
 }
 
 fn parse(pat: &str) -> Vec<Tok> {
@@ -81,7 +84,10 @@ pub struct Pattern {
 
 impl Pattern {
     pub fn new(text: &str) -> Self {
-        Pattern { text: text.to_string(), toks: parse(text) }
+        Pattern {
+            text: text.to_string(),
+            toks: parse(text),
+        }
     }
 
     pub fn as_str(&self) -> &str {
@@ -118,7 +124,10 @@ impl Pattern {
     /// Whether the pattern matches `name` or a prefix of it that ends right before a `.`
     /// (so `blocks.0.attn1` also covers `blocks.0.attn1.inner`).
     pub fn matches_module(&self, name: &str) -> bool {
-        self.matches(name) || name.match_indices('.').any(|(i, _)| self.matches(&name[..i]))
+        self.matches(name)
+            || name
+                .match_indices('.')
+                .any(|(i, _)| self.matches(&name[..i]))
     }
 }
 

@@ -62,12 +62,18 @@ fn wants_calibration(spec: &Spec) -> Vec<Phase> {
 
 impl Resolver {
     /// Builds a resolver; nothing is kept on error.
-    pub fn new(spec_json: &str, checkpoint_dir: Option<&Path>, components: &[&str]) -> Result<Self> {
+    pub fn new(
+        spec_json: &str,
+        checkpoint_dir: Option<&Path>,
+        components: &[&str],
+    ) -> Result<Self> {
         let spec = spec::parse(spec_json)?;
         let needs = wants_calibration(&spec);
         for (i, c) in components.iter().enumerate() {
             if c.is_empty() || c.contains('/') || *c == "." || *c == ".." {
-                return Err(invalid!("components[{i}] = \"{c}\" is not a component folder name"));
+                return Err(invalid!(
+                    "components[{i}] = \"{c}\" is not a component folder name"
+                ));
             }
         }
         let mut comps = Vec::new();
@@ -78,11 +84,16 @@ impl Resolver {
                         "spec asks for target_sparsity but no checkpoint was given, so there is no calibration; use \"threshold\" (calibration-free) instead"
                     ));
                 }
-                comps.extend(components.iter().map(|c| Component { name: c.to_string(), state: State::NoCheckpoint }));
+                comps.extend(components.iter().map(|c| Component {
+                    name: c.to_string(),
+                    state: State::NoCheckpoint,
+                }));
             }
             Some(dir) => {
                 if components.is_empty() {
-                    return Err(invalid!("num_components = 0 with a checkpoint: name at least the primary component (e.g. \"transformer\")"));
+                    return Err(invalid!(
+                        "num_components = 0 with a checkpoint: name at least the primary component (e.g. \"transformer\")"
+                    ));
                 }
                 for (i, name) in components.iter().enumerate() {
                     let state = match checkpoint::load_component(dir, name) {
@@ -90,11 +101,17 @@ impl Resolver {
                         Err(e) if i == 0 => return Err(e),
                         Err(e) => State::Failed(e.message().to_string()),
                     };
-                    comps.push(Component { name: name.to_string(), state });
+                    comps.push(Component {
+                        name: name.to_string(),
+                        state,
+                    });
                 }
                 let primary = &comps[0];
                 for phase in &needs {
-                    let has = primary.calibration().and_then(|c| c.coefficients(*phase)).is_some();
+                    let has = primary
+                        .calibration()
+                        .and_then(|c| c.coefficients(*phase))
+                        .is_some();
                     if !has {
                         return Err(config_err!(
                             "spec asks for target_sparsity but the primary component \"{}\" has no {} calibration ({}/config.json has no skip_softmax threshold_scale_factor); use \"threshold\" (calibration-free) instead",
@@ -110,20 +127,35 @@ impl Resolver {
                             "component \"{}\" could not be read, its layers stay dense under target_sparsity: {e}",
                             c.name
                         )),
-                        State::Read(cal) if !needs.is_empty() && needs.iter().any(|p| cal.as_ref().and_then(|c| c.coefficients(*p)).is_none()) => {
-                            log::warn(&format!("component \"{}\" has no calibration; its layers stay dense under target_sparsity", c.name))
+                        State::Read(cal)
+                            if !needs.is_empty()
+                                && needs.iter().any(|p| {
+                                    cal.as_ref().and_then(|c| c.coefficients(*p)).is_none()
+                                }) =>
+                        {
+                            log::warn(&format!(
+                                "component \"{}\" has no calibration; its layers stay dense under target_sparsity",
+                                c.name
+                            ))
                         }
                         _ => {}
                     }
                 }
             }
         }
-        Ok(Resolver { spec, components: comps, warned_no_timestep: AtomicBool::new(false) })
+        Ok(Resolver {
+            spec,
+            components: comps,
+            warned_no_timestep: AtomicBool::new(false),
+        })
     }
 
     fn component_of<'a>(&self, layer: &'a str) -> (Option<&Component>, &'a str) {
         for c in &self.components {
-            if let Some(rest) = layer.strip_prefix(c.name.as_str()).and_then(|r| r.strip_prefix('.')) {
+            if let Some(rest) = layer
+                .strip_prefix(c.name.as_str())
+                .and_then(|r| r.strip_prefix('.'))
+            {
                 return (Some(c), rest);
             }
         }
@@ -131,15 +163,33 @@ impl Resolver {
     }
 
     /// The factor for one call and why.
-    pub fn decide(&self, layer: &str, phase: Phase, max_seqlen_kv: u32, timestep: Option<f64>) -> Result<Decision> {
+    pub fn decide(
+        &self,
+        layer: &str,
+        phase: Phase,
+        max_seqlen_kv: u32,
+        timestep: Option<f64>,
+    ) -> Result<Decision> {
         if max_seqlen_kv == 0 {
             return Err(invalid!("max_seqlen_kv = 0: must be at least 1"));
         }
-        let dense = |reason: String| Ok(Decision { factor: 0.0, reason });
+        let dense = |reason: String| {
+            Ok(Decision {
+                factor: 0.0,
+                reason,
+            })
+        };
         let (comp, rel) = self.component_of(layer);
         if let Some(cal) = comp.and_then(Component::calibration) {
-            if let Some(p) = cal.ignore.iter().find(|p| p.matches_module(layer) || p.matches_module(rel)) {
-                return dense(format!("dense: layer \"{layer}\" matches ignore pattern \"{}\"", p.as_str()));
+            if let Some(p) = cal
+                .ignore
+                .iter()
+                .find(|p| p.matches_module(layer) || p.matches_module(rel))
+            {
+                return dense(format!(
+                    "dense: layer \"{layer}\" matches ignore pattern \"{}\"",
+                    p.as_str()
+                ));
             }
         }
         let request = match phase {
@@ -152,9 +202,25 @@ impl Resolver {
             Request::Threshold(t) => (t * l, format!("threshold {t} x L {max_seqlen_kv}")),
             Request::TargetSparsity(s) => {
                 let cname = comp.map(|c| c.name.as_str()).unwrap_or("");
-                match comp.and_then(Component::calibration).and_then(|c| c.coefficients(phase)) {
-                    Some(c) => (c.factor(s), format!("{} curve of \"{cname}\": {} * exp({} * {s})", phase.name(), c.a, c.b)),
-                    None => return dense(format!("dense: component \"{cname}\" has no {} calibration", phase.name())),
+                match comp
+                    .and_then(Component::calibration)
+                    .and_then(|c| c.coefficients(phase))
+                {
+                    Some(c) => (
+                        c.factor(s),
+                        format!(
+                            "{} curve of \"{cname}\": {} * exp({} * {s})",
+                            phase.name(),
+                            c.a,
+                            c.b
+                        ),
+                    ),
+                    None => {
+                        return dense(format!(
+                            "dense: component \"{cname}\" has no {} calibration",
+                            phase.name()
+                        ));
+                    }
                 }
             }
         };
@@ -170,26 +236,42 @@ impl Resolver {
                             "disabled_until_timestep = {c} but the host published no timestep: calls stay dense (warned once per resolver)"
                         ));
                     }
-                    return dense(format!("dense: gate {c} is on and no timestep was published"));
+                    return dense(format!(
+                        "dense: gate {c} is on and no timestep was published"
+                    ));
                 }
                 Some(t) if !(0.0..=1.0).contains(&t) => {
                     return Err(invalid!(
                         "timestep = {t} is outside [0, 1]: pass scheduler timestep / num_train_timesteps or the sigma"
                     ));
                 }
-                Some(t) if t > c => return dense(format!("dense: timestep {t} > disabled_until_timestep {c}")),
+                Some(t) if t > c => {
+                    return dense(format!("dense: timestep {t} > disabled_until_timestep {c}"));
+                }
                 Some(_) => {}
             }
         }
         let f = factor as f32;
         if !f.is_finite() {
-            return Err(Error::Config(format!("factor {factor} ({why}) overflows a float")));
+            return Err(Error::Config(format!(
+                "factor {factor} ({why}) overflows a float"
+            )));
         }
-        Ok(Decision { factor: f, reason: why })
+        Ok(Decision {
+            factor: f,
+            reason: why,
+        })
     }
 
-    pub fn factor(&self, layer: &str, phase: Phase, max_seqlen_kv: u32, timestep: Option<f64>) -> Result<f32> {
-        self.decide(layer, phase, max_seqlen_kv, timestep).map(|d| d.factor)
+    pub fn factor(
+        &self,
+        layer: &str,
+        phase: Phase,
+        max_seqlen_kv: u32,
+        timestep: Option<f64>,
+    ) -> Result<f32> {
+        self.decide(layer, phase, max_seqlen_kv, timestep)
+            .map(|d| d.factor)
     }
 
     /// A JSON description: the spec as resolved, and per component its calibration, ignore
@@ -200,7 +282,10 @@ impl Resolver {
             Request::Threshold(t) => json!({"mode": "threshold", "threshold": t}),
             Request::TargetSparsity(s) => json!({"mode": "target_sparsity", "target_sparsity": s}),
         };
-        let coef = |c: Option<checkpoint::Coefficients>| c.map(|c| json!({"a": c.a, "b": c.b})).unwrap_or(Value::Null);
+        let coef = |c: Option<checkpoint::Coefficients>| {
+            c.map(|c| json!({"a": c.a, "b": c.b}))
+                .unwrap_or(Value::Null)
+        };
         let comps: Vec<Value> = self
             .components
             .iter()

@@ -30,7 +30,9 @@ pub struct Spec {
 fn number(key: &str, v: &Value) -> Result<f64> {
     match v.as_f64() {
         Some(x) if x.is_finite() => Ok(x),
-        _ => Err(config_err!("spec: \"{key}\" must be a finite number, got {v}")),
+        _ => Err(config_err!(
+            "spec: \"{key}\" must be a finite number, got {v}"
+        )),
     }
 }
 
@@ -56,7 +58,9 @@ fn request(obj: &Map<String, Value>, ctx: &str, extra: &[&str]) -> Result<Reques
         (None, Some(s)) => {
             let s = number(&format!("{ctx}target_sparsity"), s)?;
             if !(0.0..=1.0).contains(&s) {
-                return Err(config_err!("spec: \"{ctx}target_sparsity\" = {s} must be in [0, 1]"));
+                return Err(config_err!(
+                    "spec: \"{ctx}target_sparsity\" = {s} must be in [0, 1]"
+                ));
             }
             Ok(Request::TargetSparsity(s))
         }
@@ -65,15 +69,20 @@ fn request(obj: &Map<String, Value>, ctx: &str, extra: &[&str]) -> Result<Reques
 }
 
 pub fn parse(text: &str) -> Result<Spec> {
-    let v: Value = serde_json::from_str(text).map_err(|e| config_err!("spec: malformed JSON: {e}"))?;
-    let obj = v.as_object().ok_or_else(|| config_err!("spec: must be a JSON object, got {v}"))?;
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| config_err!("spec: malformed JSON: {e}"))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| config_err!("spec: must be a JSON object, got {v}"))?;
     let top = request(obj, "", &["disabled_until_timestep", "prefill", "decode"])?;
     let c = match obj.get("disabled_until_timestep") {
         None => 0.0,
         Some(x) => {
             let c = number("disabled_until_timestep", x)?;
             if !(0.0..=1.0).contains(&c) {
-                return Err(config_err!("spec: \"disabled_until_timestep\" = {c} must be in [0, 1]"));
+                return Err(config_err!(
+                    "spec: \"disabled_until_timestep\" = {c} must be in [0, 1]"
+                ));
             }
             c
         }
@@ -93,7 +102,12 @@ pub fn parse(text: &str) -> Result<Spec> {
             Some(x) => Err(config_err!("spec: \"{name}\" must be an object, got {x}")),
         }
     };
-    Ok(Spec { prefill: phase("prefill")?, decode: phase("decode")?, disabled_until_timestep: c, text: v.clone() })
+    Ok(Spec {
+        prefill: phase("prefill")?,
+        decode: phase("decode")?,
+        disabled_until_timestep: c,
+        text: v.clone(),
+    })
 }
 
 #[cfg(test)]
@@ -119,12 +133,21 @@ mod tests {
     #[test]
     fn errors_name_the_key() {
         let cases = [
-            (r#"{"threshold": 0.1, "target_sparsity": 0.5}"#, "mutually exclusive"),
+            (
+                r#"{"threshold": 0.1, "target_sparsity": 0.5}"#,
+                "mutually exclusive",
+            ),
             (r#"{"threshold": -1}"#, "\"threshold\" = -1"),
             (r#"{"target_sparsity": 1.5}"#, "\"target_sparsity\" = 1.5"),
-            (r#"{"disabled_until_timestep": 2}"#, "\"disabled_until_timestep\" = 2"),
+            (
+                r#"{"disabled_until_timestep": 2}"#,
+                "\"disabled_until_timestep\" = 2",
+            ),
             (r#"{"treshold": 0.1}"#, "unknown key \"treshold\""),
-            (r#"{"decode": {"threshold": 0.1, "x": 1}}"#, "unknown key \"decode.x\""),
+            (
+                r#"{"decode": {"threshold": 0.1, "x": 1}}"#,
+                "unknown key \"decode.x\"",
+            ),
             (r#"{"decode": {}}"#, "\"decode\" must set"),
             (r#"{"threshold": "0.1"}"#, "must be a finite number"),
             (r#"{"threshold": 0.1"#, "malformed JSON"),

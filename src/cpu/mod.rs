@@ -108,7 +108,12 @@ pub(crate) unsafe fn sequences(p: &AttnParams, d: &Desc) -> Result<Vec<Seq>> {
             None => cap.min(d.max_lk),
         };
         if let Some(pg) = &d.paged {
-            let table = unsafe { host_array(p.block_table.add(b * pg.table_stride), lk.div_ceil(pg.page_size)) };
+            let table = unsafe {
+                host_array(
+                    p.block_table.add(b * pg.table_stride),
+                    lk.div_ceil(pg.page_size),
+                )
+            };
             for (i, &page) in table.iter().enumerate() {
                 if page < 0 || (pg.num_pages > 0 && page as usize >= pg.num_pages) {
                     return Err(invalid!(
@@ -118,7 +123,12 @@ pub(crate) unsafe fn sequences(p: &AttnParams, d: &Desc) -> Result<Vec<Seq>> {
                 }
             }
         }
-        seqs.push(Seq { q_row0, lq, lk, kv_row0 });
+        seqs.push(Seq {
+            q_row0,
+            lq,
+            lk,
+            kv_row0,
+        });
     }
     Ok(seqs)
 }
@@ -195,7 +205,13 @@ impl KvAddr<'_> {
         let (base, row) = match &self.d.paged {
             Some(pg) => {
                 // SAFETY: entries up to lk were checked in `sequences`.
-                let page = unsafe { *self.lay.block_table.get().add(self.b * pg.table_stride + pos / pg.page_size) } as i64;
+                let page = unsafe {
+                    *self
+                        .lay
+                        .block_table
+                        .get()
+                        .add(self.b * pg.table_stride + pos / pg.page_size)
+                } as i64;
                 (page * bs, (pos % pg.page_size) as i64)
             }
             None if self.d.ragged_kv => (0, (self.seq.kv_row0 + pos) as i64),
@@ -226,7 +242,11 @@ fn row_tiles(plan: &AttnPlanInfo, d: &Desc, lq: usize, kvh: usize) -> Vec<Vec<Ro
     } else {
         for h in kvh * g..(kvh + 1) * g {
             for start in (0..lq).step_by(bm) {
-                tiles.push((start..start + bm).map(|t| (t < lq).then_some((t, h))).collect());
+                tiles.push(
+                    (start..start + bm)
+                        .map(|t| (t < lq).then_some((t, h)))
+                        .collect(),
+                );
             }
         }
     }
@@ -243,7 +263,9 @@ unsafe fn run_typed<T: Elem>(p: &AttnParams, d: &Desc, seqs: &[Seq]) -> (u64, u6
     let o_ptr = SendPtr(p.o as *mut T);
     let lse_ptr = SendPtr(p.lse);
     let lay = Layout::of(p);
-    let jobs: Vec<(usize, usize)> = (0..d.batch).flat_map(|b| (0..d.hkv).map(move |h| (b, h))).collect();
+    let jobs: Vec<(usize, usize)> = (0..d.batch)
+        .flat_map(|b| (0..d.hkv).map(move |h| (b, h)))
+        .collect();
     jobs.par_iter().for_each(|&(b, kvh)| {
         let seq = seqs[b];
         if seq.lq == 0 {
@@ -266,38 +288,55 @@ unsafe fn run_typed<T: Elem>(p: &AttnParams, d: &Desc, seqs: &[Seq]) -> (u64, u6
         let kbuf = gather(k_ptr, lay.k);
         let vbuf = gather(v_ptr, lay.v);
         let q_off = |t: usize, h: usize, [bs, rs, hs]: [i64; 3]| -> isize {
-            let row = if d.ragged_q { (seq.q_row0 + t) as i64 * rs } else { b as i64 * bs + t as i64 * rs };
+            let row = if d.ragged_q {
+                (seq.q_row0 + t) as i64 * rs
+            } else {
+                b as i64 * bs + t as i64 * rs
+            };
             (row + h as i64 * hs) as isize
         };
-        row_tiles(&d.plan, d, seq.lq, kvh).par_iter().for_each(|rows| {
-            let bm = rows.len();
-            let mut q = vec![0f32; bm * dim];
-            for (i, row) in rows.iter().enumerate() {
-                if let Some((t, h)) = *row {
-                    let off = q_off(t, h, lay.q);
-                    let src = unsafe { std::slice::from_raw_parts(q_ptr.get().offset(off), dim) };
-                    for (dst, s) in q[i * dim..(i + 1) * dim].iter_mut().zip(src) {
-                        *dst = s.to_f32();
+        row_tiles(&d.plan, d, seq.lq, kvh)
+            .par_iter()
+            .for_each(|rows| {
+                let bm = rows.len();
+                let mut q = vec![0f32; bm * dim];
+                for (i, row) in rows.iter().enumerate() {
+                    if let Some((t, h)) = *row {
+                        let off = q_off(t, h, lay.q);
+                        let src =
+                            unsafe { std::slice::from_raw_parts(q_ptr.get().offset(off), dim) };
+                        for (dst, s) in q[i * dim..(i + 1) * dim].iter_mut().zip(src) {
+                            *dst = s.to_f32();
+                        }
                     }
                 }
-            }
-            let tile = TileInput { q: &q, rows, k: &kbuf, v: &vbuf, dim, lq: seq.lq, lk: seq.lk, causal: d.causal };
-            let (out, lse, vis, skp) = row_tile(&tile, &d.plan, d.scale, d.factor, d.max_lk);
-            visited.fetch_add(vis, Ordering::Relaxed);
-            skipped.fetch_add(skp, Ordering::Relaxed);
-            for (i, row) in rows.iter().enumerate() {
-                let Some((t, h)) = *row else { continue };
-                let off = q_off(t, h, lay.o);
-                // SAFETY: each (token, head) row is written by exactly one work unit.
-                let dst = unsafe { std::slice::from_raw_parts_mut(o_ptr.get().offset(off), dim) };
-                for (o, x) in dst.iter_mut().zip(&out[i * dim..(i + 1) * dim]) {
-                    *o = T::from_f32(*x);
+                let tile = TileInput {
+                    q: &q,
+                    rows,
+                    k: &kbuf,
+                    v: &vbuf,
+                    dim,
+                    lq: seq.lq,
+                    lk: seq.lk,
+                    causal: d.causal,
+                };
+                let (out, lse, vis, skp) = row_tile(&tile, &d.plan, d.scale, d.factor, d.max_lk);
+                visited.fetch_add(vis, Ordering::Relaxed);
+                skipped.fetch_add(skp, Ordering::Relaxed);
+                for (i, row) in rows.iter().enumerate() {
+                    let Some((t, h)) = *row else { continue };
+                    let off = q_off(t, h, lay.o);
+                    // SAFETY: each (token, head) row is written by exactly one work unit.
+                    let dst =
+                        unsafe { std::slice::from_raw_parts_mut(o_ptr.get().offset(off), dim) };
+                    for (o, x) in dst.iter_mut().zip(&out[i * dim..(i + 1) * dim]) {
+                        *o = T::from_f32(*x);
+                    }
+                    if !lse_ptr.get().is_null() {
+                        unsafe { *lse_ptr.get().add((seq.q_row0 + t) * d.hq + h) = lse[i] };
+                    }
                 }
-                if !lse_ptr.get().is_null() {
-                    unsafe { *lse_ptr.get().add((seq.q_row0 + t) * d.hq + h) = lse[i] };
-                }
-            }
-        });
+            });
     });
     (visited.into_inner(), skipped.into_inner())
 }
@@ -321,7 +360,9 @@ impl TileInput<'_> {
             .iter()
             .map(|r| match *r {
                 None => -1,
-                Some((t, _)) if self.causal => (t as i64 + self.lk as i64 - self.lq as i64).min(self.lk as i64 - 1),
+                Some((t, _)) if self.causal => {
+                    (t as i64 + self.lk as i64 - self.lq as i64).min(self.lk as i64 - 1)
+                }
                 Some(_) => self.lk as i64 - 1,
             })
             .collect()
@@ -335,18 +376,36 @@ pub(crate) fn split_tiles(plan: &AttnPlanInfo, lk: usize, max_limit: i64, s: usi
     let bn = plan.block_n as usize;
     let total = lk.div_ceil(bn);
     let per = total.div_ceil(plan.num_kv_splits as usize).max(1);
-    let visible = if max_limit < 0 { 0 } else { (max_limit as usize / bn + 1).min(total) };
+    let visible = if max_limit < 0 {
+        0
+    } else {
+        (max_limit as usize / bn + 1).min(total)
+    };
     let range = (s * per).min(visible)..((s + 1) * per).min(visible);
-    if plan.reverse_kv == 1 { range.rev().collect() } else { range.collect() }
+    if plan.reverse_kv == 1 {
+        range.rev().collect()
+    } else {
+        range.collect()
+    }
 }
 
 /// Runs all KV splits of one row tile and merges them: (out [bm][dim], lse [bm], visited, skipped).
-pub(crate) fn row_tile(t: &TileInput, plan: &AttnPlanInfo, scale: f32, factor: f32, max_lk: usize) -> (Vec<f32>, Vec<f32>, u64, u64) {
+pub(crate) fn row_tile(
+    t: &TileInput,
+    plan: &AttnPlanInfo,
+    scale: f32,
+    factor: f32,
+    max_lk: usize,
+) -> (Vec<f32>, Vec<f32>, u64, u64) {
     let bm = t.rows.len();
     let limits = t.limits();
     let max_limit = limits.iter().copied().max().unwrap_or(-1);
     let splits = plan.num_kv_splits as usize;
-    let ln_lambda = if factor > 0.0 { ((factor as f64) / (max_lk as f64)).ln() as f32 } else { f32::NEG_INFINITY };
+    let ln_lambda = if factor > 0.0 {
+        ((factor as f64) / (max_lk as f64)).ln() as f32
+    } else {
+        f32::NEG_INFINITY
+    };
     let mut parts = Vec::with_capacity(splits);
     let (mut vis, mut skp) = (0, 0);
     for s in 0..splits {
@@ -400,7 +459,15 @@ impl WorkUnit {
 
     /// Visits `tiles` in order; with `SKIP` applies the Skip-Softmax test of SPEC section 1.
     /// Returns (visited, skipped).
-    fn run<const SKIP: bool>(&mut self, t: &TileInput, limits: &[i64], tiles: &[usize], scale: f32, ln_lambda: f32, bn: usize) -> (u64, u64) {
+    fn run<const SKIP: bool>(
+        &mut self,
+        t: &TileInput,
+        limits: &[i64],
+        tiles: &[usize],
+        scale: f32,
+        ln_lambda: f32,
+        bn: usize,
+    ) -> (u64, u64) {
         let bm = self.m.len();
         let dim = self.dim;
         let mut skipped = 0;
@@ -412,24 +479,40 @@ impl WorkUnit {
             // SAFETY: dimensions and strides describe the buffers exactly.
             unsafe {
                 matrixmultiply::sgemm(
-                    bm, dim, nk, scale,
-                    t.q.as_ptr(), dim as isize, 1,
-                    t.k.as_ptr().add(k0 * dim), 1, dim as isize,
-                    0.0, self.s.as_mut_ptr(), bn as isize, 1,
+                    bm,
+                    dim,
+                    nk,
+                    scale,
+                    t.q.as_ptr(),
+                    dim as isize,
+                    1,
+                    t.k.as_ptr().add(k0 * dim),
+                    1,
+                    dim as isize,
+                    0.0,
+                    self.s.as_mut_ptr(),
+                    bn as isize,
+                    1,
                 );
             }
             for i in 0..bm {
                 let visible = (limits[i] - k0 as i64 + 1).clamp(0, nk as i64) as usize;
                 let row = &mut self.s[i * bn..i * bn + nk];
-                row[visible..].iter_mut().for_each(|x| *x = f32::NEG_INFINITY);
-                tile_max[i] = row[..visible].iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                row[visible..]
+                    .iter_mut()
+                    .for_each(|x| *x = f32::NEG_INFINITY);
+                tile_max[i] = row[..visible]
+                    .iter()
+                    .copied()
+                    .fold(f32::NEG_INFINITY, f32::max);
             }
             if SKIP {
                 // Every row votes: fully masked rows always vote to skip; rows without an
                 // accumulated tile (m = -inf) never do; the others when the tile's best score
                 // is below the running max by more than -ln(lambda).
                 let skip = (0..bm).all(|i| {
-                    tile_max[i] == f32::NEG_INFINITY || (self.m[i] != f32::NEG_INFINITY && tile_max[i] - self.m[i] < ln_lambda)
+                    tile_max[i] == f32::NEG_INFINITY
+                        || (self.m[i] != f32::NEG_INFINITY && tile_max[i] - self.m[i] < ln_lambda)
                 });
                 if skip {
                     skipped += 1;
@@ -447,17 +530,29 @@ impl WorkUnit {
                 let sum = exp_rows(row, m_new);
                 self.l[i] = self.l[i] * alpha + sum;
                 if alpha != 1.0 {
-                    self.acc[i * dim..(i + 1) * dim].iter_mut().for_each(|x| *x *= alpha);
+                    self.acc[i * dim..(i + 1) * dim]
+                        .iter_mut()
+                        .for_each(|x| *x *= alpha);
                 }
                 self.m[i] = m_new;
             }
             // acc += P V.
             unsafe {
                 matrixmultiply::sgemm(
-                    bm, nk, dim, 1.0,
-                    self.s.as_ptr(), bn as isize, 1,
-                    t.v.as_ptr().add(k0 * dim), dim as isize, 1,
-                    1.0, self.acc.as_mut_ptr(), dim as isize, 1,
+                    bm,
+                    nk,
+                    dim,
+                    1.0,
+                    self.s.as_ptr(),
+                    bn as isize,
+                    1,
+                    t.v.as_ptr().add(k0 * dim),
+                    dim as isize,
+                    1,
+                    1.0,
+                    self.acc.as_mut_ptr(),
+                    dim as isize,
+                    1,
                 );
             }
         }
@@ -538,7 +633,11 @@ pub struct SkipStats {
 
 impl SkipStats {
     pub fn fraction(&self) -> f64 {
-        if self.visited == 0 { 0.0 } else { self.skipped as f64 / self.visited as f64 }
+        if self.visited == 0 {
+            0.0
+        } else {
+            self.skipped as f64 / self.visited as f64
+        }
     }
 }
 
@@ -564,16 +663,31 @@ pub fn attention<T: Elem + DTypeOf>(
     lse: Option<&mut [f32]>,
     opts: Options,
 ) -> Result<SkipStats> {
-    let Shape { batch, seqlen_q, seqlen_kv, num_q_heads, num_kv_heads, head_dim } = shape;
+    let Shape {
+        batch,
+        seqlen_q,
+        seqlen_kv,
+        num_q_heads,
+        num_kv_heads,
+        head_dim,
+    } = shape;
     let nq = batch * seqlen_q * num_q_heads * head_dim;
     let nk = batch * seqlen_kv * num_kv_heads * head_dim;
-    for (name, len, want) in [("q", q.len(), nq), ("k", k.len(), nk), ("v", v.len(), nk), ("o", o.len(), nq)] {
+    for (name, len, want) in [
+        ("q", q.len(), nq),
+        ("k", k.len(), nk),
+        ("v", v.len(), nk),
+        ("o", o.len(), nq),
+    ] {
         if len != want {
-            return Err(invalid!("{name} has {len} elements; the shape needs {want}"));
+            return Err(invalid!(
+                "{name} has {len} elements; the shape needs {want}"
+            ));
         }
     }
     let mut p = AttnParams::default();
-    let to_u32 = |name: &str, x: usize| u32::try_from(x).map_err(|_| invalid!("{name} = {x} is too large"));
+    let to_u32 =
+        |name: &str, x: usize| u32::try_from(x).map_err(|_| invalid!("{name} = {x} is too large"));
     p.device = crate::attn::BLASST_DEVICE_CPU;
     p.dtype = T::DTYPE;
     p.batch_size = to_u32("batch", batch)?;
@@ -589,14 +703,20 @@ pub fn attention<T: Elem + DTypeOf>(
     p.q = q.as_ptr().cast();
     (p.q_batch_stride, p.q_row_stride, p.q_head_stride) = (seqlen_q as i64 * hq * hd, hq * hd, hd);
     p.o = o.as_mut_ptr().cast();
-    (p.o_batch_stride, p.o_row_stride, p.o_head_stride) = (p.q_batch_stride, p.q_row_stride, p.q_head_stride);
+    (p.o_batch_stride, p.o_row_stride, p.o_head_stride) =
+        (p.q_batch_stride, p.q_row_stride, p.q_head_stride);
     p.k = k.as_ptr().cast();
     (p.k_batch_stride, p.k_row_stride, p.k_head_stride) = (seqlen_kv as i64 * hk * hd, hk * hd, hd);
     p.v = v.as_ptr().cast();
-    (p.v_batch_stride, p.v_row_stride, p.v_head_stride) = (p.k_batch_stride, p.k_row_stride, p.k_head_stride);
+    (p.v_batch_stride, p.v_row_stride, p.v_head_stride) =
+        (p.k_batch_stride, p.k_row_stride, p.k_head_stride);
     if let Some(l) = lse {
         if l.len() != batch * seqlen_q * num_q_heads {
-            return Err(invalid!("lse has {} elements; the shape needs {}", l.len(), batch * seqlen_q * num_q_heads));
+            return Err(invalid!(
+                "lse has {} elements; the shape needs {}",
+                l.len(),
+                batch * seqlen_q * num_q_heads
+            ));
         }
         p.lse = l.as_mut_ptr();
     }
@@ -607,7 +727,10 @@ pub fn attention<T: Elem + DTypeOf>(
     p.skip_stats = stats.as_mut_ptr();
     // SAFETY: every pointer comes from a slice of exactly the size the shape describes.
     unsafe { crate::attn::run(&p, std::ptr::null_mut())? };
-    Ok(SkipStats { visited: stats[0], skipped: stats[1] })
+    Ok(SkipStats {
+        visited: stats[0],
+        skipped: stats[1],
+    })
 }
 
 /// The BLASST_DTYPE_* of an element type.

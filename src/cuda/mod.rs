@@ -10,7 +10,12 @@ use std::ffi::{CString, c_void};
 use std::sync::OnceLock;
 
 const DRIVER_LIBS: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
-const NVRTC_LIBS: [&str; 4] = ["libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", "libnvrtc-builtins.so.13.0"];
+const NVRTC_LIBS: [&str; 4] = [
+    "libnvrtc.so.13",
+    "libnvrtc.so.12",
+    "libnvrtc.so",
+    "libnvrtc-builtins.so.13.0",
+];
 
 fn can_load(names: &[&str]) -> bool {
     names.iter().any(|n| {

@@ -37,13 +37,19 @@ unsafe fn params<'a>(p: *const AttnParams) -> Result<&'a AttnParams> {
 /// Runs attention. Validates every field first (a failure writes nothing). `cuda_stream` is a
 /// cudaStream_t (NULL = legacy default stream) and is ignored on the CPU.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn blasst_attn_run(p: *const AttnParams, cuda_stream: *mut c_void) -> blasst_status {
+pub unsafe extern "C" fn blasst_attn_run(
+    p: *const AttnParams,
+    cuda_stream: *mut c_void,
+) -> blasst_status {
     boundary(|| unsafe { attn::run(params(p)?, cuda_stream) })
 }
 
 /// Bytes of workspace the call needs (0 when none); `*bytes` is written on success only.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn blasst_attn_workspace_size(p: *const AttnParams, bytes: *mut usize) -> blasst_status {
+pub unsafe extern "C" fn blasst_attn_workspace_size(
+    p: *const AttnParams,
+    bytes: *mut usize,
+) -> blasst_status {
     boundary(|| {
         non_null("bytes", bytes)?;
         let n = attn::workspace_size(unsafe { params(p)? })?;
@@ -54,7 +60,10 @@ pub unsafe extern "C" fn blasst_attn_workspace_size(p: *const AttnParams, bytes:
 
 /// The plan the call runs with (block sizes, KV order, splits). `out->struct_size` is set.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn blasst_attn_plan(p: *const AttnParams, out: *mut AttnPlanInfo) -> blasst_status {
+pub unsafe extern "C" fn blasst_attn_plan(
+    p: *const AttnParams,
+    out: *mut AttnPlanInfo,
+) -> blasst_status {
     boundary(|| {
         non_null("out", out)?;
         let plan = attn::plan(unsafe { params(p)? })?;
@@ -62,7 +71,6 @@ pub unsafe extern "C" fn blasst_attn_plan(p: *const AttnParams, out: *mut AttnPl
         Ok(())
     })
 }
-
 
 /// Merges `num_states` partial attention results of the same rows by their LSE
 /// (split-KV, context parallelism): `v_out = sum_s exp(s_s - s_out) * v_s`,
@@ -91,7 +99,12 @@ pub unsafe extern "C" fn blasst_merge_states(
     boundary(|| {
         let device = Device::try_from(device)?;
         let dtype = DType::try_from(dtype)?;
-        for (name, x) in [("num_states", num_states), ("num_rows", num_rows), ("num_heads", num_heads), ("head_dim", head_dim)] {
+        for (name, x) in [
+            ("num_states", num_states),
+            ("num_rows", num_rows),
+            ("num_heads", num_heads),
+            ("head_dim", head_dim),
+        ] {
             if x == 0 {
                 return Err(invalid!("{name} = 0: must be at least 1"));
             }
@@ -99,22 +112,34 @@ pub unsafe extern "C" fn blasst_merge_states(
         let rows = num_rows as usize * num_heads as usize;
         let n = num_states as usize;
         let d = head_dim as usize;
-        let total = rows.checked_mul(d).and_then(|x| x.checked_mul(n)).filter(|&x| x < (1usize << 40));
+        let total = rows
+            .checked_mul(d)
+            .and_then(|x| x.checked_mul(n))
+            .filter(|&x| x < (1usize << 40));
         let Some(total) = total else {
-            return Err(invalid!("num_states x num_rows x num_heads x head_dim is absurdly large"));
+            return Err(invalid!(
+                "num_states x num_rows x num_heads x head_dim is absurdly large"
+            ));
         };
         non_null("v", v)?;
         non_null("s", s)?;
         non_null("v_out", v_out)?;
         if device == Device::Cuda {
             crate::cuda::probe()?;
-            return Err(crate::unsupported!("blasst_merge_states on the GPU: {}", crate::cuda::NOT_BUILT));
+            return Err(crate::unsupported!(
+                "blasst_merge_states on the GPU: {}",
+                crate::cuda::NOT_BUILT
+            ));
         }
         let lse = unsafe { slice("s", s, rows * n)? };
         match dtype {
             DType::F32 => unsafe { merge_typed::<f32>(v, lse, n, rows, d, total, v_out, s_out) },
-            DType::F16 => unsafe { merge_typed::<half::f16>(v, lse, n, rows, d, total, v_out, s_out) },
-            DType::BF16 => unsafe { merge_typed::<half::bf16>(v, lse, n, rows, d, total, v_out, s_out) },
+            DType::F16 => unsafe {
+                merge_typed::<half::f16>(v, lse, n, rows, d, total, v_out, s_out)
+            },
+            DType::BF16 => unsafe {
+                merge_typed::<half::bf16>(v, lse, n, rows, d, total, v_out, s_out)
+            },
         }
     })
 }
@@ -141,7 +166,16 @@ unsafe fn merge_typed<T: crate::cpu::Elem>(
     let parts: Vec<f32> = v.iter().map(|x| x.to_f32()).collect();
     let mut row = vec![0f32; d];
     for r in 0..rows {
-        let l = crate::cpu::merge::merge_rows(n, |st| (&parts[(st * rows + r) * d..(st * rows + r + 1) * d], lse[st * rows + r]), &mut row);
+        let l = crate::cpu::merge::merge_rows(
+            n,
+            |st| {
+                (
+                    &parts[(st * rows + r) * d..(st * rows + r + 1) * d],
+                    lse[st * rows + r],
+                )
+            },
+            &mut row,
+        );
         for (o, x) in out[r * d..(r + 1) * d].iter_mut().zip(&row) {
             *o = T::from_f32(*x);
         }

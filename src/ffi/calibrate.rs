@@ -27,7 +27,9 @@ pub unsafe extern "C" fn blasst_calibrate_sweep(
             return Err(invalid!("num_lambdas = {num_lambdas} must be in 1..=32"));
         }
         let _ = (lambdas, cuda_stream);
-        Err(crate::unsupported!("blasst_calibrate_sweep is not built yet (issue 7)"))
+        Err(crate::unsupported!(
+            "blasst_calibrate_sweep is not built yet (issue 7)"
+        ))
     })
 }
 
@@ -70,7 +72,11 @@ pub unsafe extern "C" fn blasst_calibration_write(
         for (i, p) in ptrs.iter().enumerate() {
             pats.push(unsafe { cstr(&format!("ignore[{i}]"), *p)? });
         }
-        let dec = if decode.is_null() { None } else { Some(unsafe { &*decode }) };
+        let dec = if decode.is_null() {
+            None
+        } else {
+            Some(unsafe { &*decode })
+        };
         calibrate::write(Path::new(path), unsafe { &*prefill }, dec, &pats)
     })
 }

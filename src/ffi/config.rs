@@ -26,9 +26,15 @@ pub unsafe extern "C" fn blasst_resolver_new(
     boundary(|| {
         non_null("out", out)?;
         let spec = unsafe { cstr("spec_json", spec_json)? };
-        let dir = if checkpoint_dir.is_null() { None } else { Some(unsafe { cstr("checkpoint_dir", checkpoint_dir)? }) };
+        let dir = if checkpoint_dir.is_null() {
+            None
+        } else {
+            Some(unsafe { cstr("checkpoint_dir", checkpoint_dir)? })
+        };
         if num_components > 1024 {
-            return Err(invalid!("num_components = {num_components} is absurdly large"));
+            return Err(invalid!(
+                "num_components = {num_components} is absurdly large"
+            ));
         }
         let ptrs = unsafe { slice("components", components, num_components)? };
         let mut names = Vec::with_capacity(ptrs.len());
@@ -69,7 +75,11 @@ pub unsafe extern "C" fn blasst_resolver_factor(
         non_null("factor_out", factor_out)?;
         let layer = unsafe { cstr("layer_name", layer_name)? };
         let phase = Phase::try_from(phase)?;
-        let t = if timestep.is_nan() { None } else { Some(timestep) };
+        let t = if timestep.is_nan() {
+            None
+        } else {
+            Some(timestep)
+        };
         let f = unsafe { &(*r).0 }.factor(layer, phase, max_seqlen_kv, t)?;
         unsafe { *factor_out = f };
         Ok(())
@@ -81,7 +91,12 @@ pub unsafe extern "C" fn blasst_resolver_factor(
 /// `*needed` (if not NULL) gets the size including the NUL. `buf = NULL` only queries the size;
 /// a `buf` that is too small gets nothing and BLASST_ERROR_INVALID_ARGUMENT.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn blasst_resolver_describe(r: *const blasst_resolver, buf: *mut c_char, len: usize, needed: *mut usize) -> blasst_status {
+pub unsafe extern "C" fn blasst_resolver_describe(
+    r: *const blasst_resolver,
+    buf: *mut c_char,
+    len: usize,
+    needed: *mut usize,
+) -> blasst_status {
     boundary(|| {
         non_null("resolver", r)?;
         let text = unsafe { &(*r).0 }.describe();
@@ -96,7 +111,9 @@ pub unsafe extern "C" fn blasst_resolver_describe(r: *const blasst_resolver, buf
             return Ok(());
         }
         if len < need {
-            return Err(invalid!("len = {len} is too small: the description needs {need} bytes"));
+            return Err(invalid!(
+                "len = {len} is too small: the description needs {need} bytes"
+            ));
         }
         unsafe {
             std::ptr::copy_nonoverlapping(text.as_ptr(), buf as *mut u8, text.len());

@@ -90,14 +90,20 @@ pub(crate) fn boundary_void(f: impl FnOnce()) {
 
 /// `name` must not be NULL.
 pub(crate) fn non_null<T>(name: &str, p: *const T) -> crate::Result<()> {
-    if p.is_null() { Err(crate::invalid!("{name} is NULL")) } else { Ok(()) }
+    if p.is_null() {
+        Err(crate::invalid!("{name} is NULL"))
+    } else {
+        Ok(())
+    }
 }
 
 /// A borrowed UTF-8 C string argument.
 pub(crate) unsafe fn cstr<'a>(name: &str, p: *const c_char) -> crate::Result<&'a str> {
     non_null(name, p)?;
     // SAFETY: non-null, NUL-terminated per the C contract.
-    unsafe { CStr::from_ptr(p) }.to_str().map_err(|_| crate::invalid!("{name} is not valid UTF-8"))
+    unsafe { CStr::from_ptr(p) }
+        .to_str()
+        .map_err(|_| crate::invalid!("{name} is not valid UTF-8"))
 }
 
 /// A borrowed C array argument; NULL is allowed only when `n == 0`.
@@ -124,10 +130,11 @@ pub extern "C" fn blasst_last_error() -> *const c_char {
 /// The library version, e.g. "0.1.0" (static storage).
 #[unsafe(no_mangle)]
 pub extern "C" fn blasst_version() -> *const c_char {
-    static V: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
-        Ok(c) => c,
-        Err(_) => c"",
-    };
+    static V: &CStr =
+        match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+            Ok(c) => c,
+            Err(_) => c"",
+        };
     V.as_ptr()
 }
 
@@ -140,7 +147,8 @@ pub extern "C" fn blasst_abi_version() -> u32 {
 /// A host log callback: level (BLASST_LOG_*), NUL-terminated message, the user_data given to
 /// blasst_set_log_callback. May be called from any thread.
 #[allow(non_camel_case_types)]
-pub type blasst_log_fn = Option<unsafe extern "C" fn(level: u32, message: *const c_char, user_data: *mut c_void)>;
+pub type blasst_log_fn =
+    Option<unsafe extern "C" fn(level: u32, message: *const c_char, user_data: *mut c_void)>;
 
 /// Routes library messages to `cb` (NULL: back to stderr). `BLASST_LOG` still sets the level.
 #[unsafe(no_mangle)]

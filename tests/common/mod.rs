@@ -1,0 +1,369 @@
+//! Builders for attention calls on host memory in every layout, and a float64 reference.
+#![allow(dead_code)]
+
+use blasst::attn::*;
+use blasst::cpu::Elem;
+use blasst::synth::Rng;
+use half::{bf16, f16};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Layout {
+    /// [batch, seq, heads, dim]
+    Bshd,
+    /// [batch, heads, seq, dim]
+    Bhsd,
+    /// packed tokens with cu_seqlens_q / cu_seqlens_kv
+    Ragged,
+    /// q padded, K/V in a page pool with a shuffled block table
+    Paged(usize),
+}
+
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub hq: usize,
+    pub hkv: usize,
+    pub d: usize,
+    /// Per-sequence query and KV lengths. Bshd/Bhsd/Paged: every lq equals max.
+    pub lq: Vec<usize>,
+    pub lk: Vec<usize>,
+    pub causal: bool,
+    pub layout: Layout,
+    pub dtype: u32,
+}
+
+/// Host tensors of one call, as f32 values already rounded to the call's dtype.
+pub struct Built {
+    pub case: Case,
+    pub q: Vec<f32>,
+    pub k: Vec<f32>,
+    pub v: Vec<f32>,
+    /// (batch, token, head) -> element offset of q/o; (batch, pos, kv head) -> offset of k/v.
+    pub q_off: Vec<Vec<Vec<usize>>>,
+    pub kv_off: Vec<Vec<Vec<usize>>>,
+    pub q_len: usize,
+    pub o_len: usize,
+    pub params: AttnParams,
+    pub cu_q: Vec<i32>,
+    pub cu_kv: Vec<i32>,
+    pub used: Vec<i32>,
+    pub table: Vec<i32>,
+    pub lse_rows: usize,
+}
+
+fn round(dtype: u32, x: f32) -> f32 {
+    match dtype {
+        BLASST_DTYPE_BF16 => bf16::from_f32(x).to_f32(),
+        BLASST_DTYPE_F16 => f16::from_f32(x).to_f32(),
+        _ => x,
+    }
+}
+
+impl Case {
+    pub fn build(
+        &self,
+        rng: &mut Rng,
+        make: &mut dyn FnMut(&mut Rng, char, usize, usize, usize) -> f32,
+    ) -> Built {
+        let b = self.lq.len();
+        let (d, hq, hkv) = (self.d, self.hq, self.hkv);
+        let max_lq = *self.lq.iter().max().unwrap();
+        let max_lk = *self.lk.iter().max().unwrap();
+        let mut p = AttnParams::default();
+        p.device = BLASST_DEVICE_CPU;
+        p.dtype = self.dtype;
+        (p.batch_size, p.num_q_heads, p.num_kv_heads, p.head_dim) =
+            (b as u32, hq as u32, hkv as u32, d as u32);
+        (p.max_seqlen_q, p.max_seqlen_kv, p.causal) =
+            (max_lq as u32, max_lk as u32, self.causal as u32);
+        let mut cu_q = vec![0i32];
+        let mut cu_kv = vec![0i32];
+        for i in 0..b {
+            cu_q.push(cu_q[i] + self.lq[i] as i32);
+            cu_kv.push(cu_kv[i] + self.lk[i] as i32);
+        }
+        // q/o offsets.
+        let (q_len, qs): (usize, [i64; 3]) = match self.layout {
+            Layout::Bshd | Layout::Paged(_) => (
+                b * max_lq * hq * d,
+                [(max_lq * hq * d) as i64, (hq * d) as i64, d as i64],
+            ),
+            Layout::Bhsd => (
+                b * max_lq * hq * d,
+                [(max_lq * hq * d) as i64, d as i64, (max_lq * d) as i64],
+            ),
+            Layout::Ragged => (cu_q[b] as usize * hq * d, [0, (hq * d) as i64, d as i64]),
+        };
+        let q_off: Vec<Vec<Vec<usize>>> = (0..b)
+            .map(|bi| {
+                (0..self.lq[bi])
+                    .map(|t| {
+                        (0..hq)
+                            .map(|h| match self.layout {
+                                Layout::Ragged => {
+                                    (cu_q[bi] as i64 + t as i64) * qs[1] + h as i64 * qs[2]
+                                }
+                                _ => bi as i64 * qs[0] + t as i64 * qs[1] + h as i64 * qs[2],
+                            } as usize)
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut table = vec![];
+        let mut used = vec![];
+        let (kv_len, ks): (usize, [i64; 3]) = match self.layout {
+            Layout::Bshd => (
+                b * max_lk * hkv * d,
+                [(max_lk * hkv * d) as i64, (hkv * d) as i64, d as i64],
+            ),
+            Layout::Bhsd => (
+                b * max_lk * hkv * d,
+                [(max_lk * hkv * d) as i64, d as i64, (max_lk * d) as i64],
+            ),
+            Layout::Ragged => (cu_kv[b] as usize * hkv * d, [0, (hkv * d) as i64, d as i64]),
+            Layout::Paged(ps) => {
+                let per_seq = max_lk.div_ceil(ps);
+                let num_pages = per_seq * b + 3;
+                let mut pages: Vec<i32> = (0..num_pages as i32).collect();
+                for i in (1..pages.len()).rev() {
+                    let j = rng.below(i + 1);
+                    pages.swap(i, j);
+                }
+                table = pages[..per_seq * b].to_vec();
+                (
+                    num_pages * ps * hkv * d,
+                    [(ps * hkv * d) as i64, (hkv * d) as i64, d as i64],
+                )
+            }
+        };
+        let kv_off: Vec<Vec<Vec<usize>>> = (0..b)
+            .map(|bi| {
+                (0..self.lk[bi])
+                    .map(|pos| {
+                        (0..hkv)
+                            .map(|h| match self.layout {
+                                Layout::Ragged => {
+                                    (cu_kv[bi] as i64 + pos as i64) * ks[1] + h as i64 * ks[2]
+                                }
+                                Layout::Paged(ps) => {
+                                    let per_seq = max_lk.div_ceil(ps);
+                                    table[bi * per_seq + pos / ps] as i64 * ks[0]
+                                        + (pos % ps) as i64 * ks[1]
+                                        + h as i64 * ks[2]
+                                }
+                                _ => bi as i64 * ks[0] + pos as i64 * ks[1] + h as i64 * ks[2],
+                            } as usize)
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut fill = |len: usize, which: char, offs: &Vec<Vec<Vec<usize>>>| {
+            let mut x = vec![f32::NAN; len];
+            for (bi, s) in offs.iter().enumerate() {
+                for (t, hs) in s.iter().enumerate() {
+                    for (h, &o) in hs.iter().enumerate() {
+                        for i in 0..d {
+                            x[o + i] = round(self.dtype, make(rng, which, bi, t, h * d + i));
+                        }
+                    }
+                }
+            }
+            // Memory the call must not read stays NaN only where no element lives; fill the
+            // rest with values (strided gaps are legal memory).
+            x.iter_mut().for_each(|v| {
+                if v.is_nan() {
+                    *v = 0.0
+                }
+            });
+            x
+        };
+        let q = fill(q_len, 'q', &q_off);
+        let k = fill(kv_len, 'k', &kv_off);
+        let v = fill(kv_len, 'v', &kv_off);
+        (p.q_batch_stride, p.q_row_stride, p.q_head_stride) = (qs[0], qs[1], qs[2]);
+        (p.o_batch_stride, p.o_row_stride, p.o_head_stride) = (qs[0], qs[1], qs[2]);
+        (p.k_batch_stride, p.k_row_stride, p.k_head_stride) = (ks[0], ks[1], ks[2]);
+        (p.v_batch_stride, p.v_row_stride, p.v_head_stride) = (ks[0], ks[1], ks[2]);
+        if let Layout::Paged(ps) = self.layout {
+            p.page_size = ps as u32;
+            p.block_table_stride = max_lk.div_ceil(ps) as i64;
+            p.num_pages = (kv_len / (ps * hkv * d)) as u32;
+        }
+        if matches!(self.layout, Layout::Paged(_) | Layout::Bshd | Layout::Bhsd)
+            && self.lk.iter().any(|&l| l != max_lk)
+        {
+            used = self.lk.iter().map(|&l| l as i32).collect();
+        }
+        let lse_rows = if self.layout == Layout::Ragged {
+            cu_q[b] as usize
+        } else {
+            b * max_lq
+        };
+        Built {
+            case: self.clone(),
+            q,
+            k,
+            v,
+            q_off,
+            kv_off,
+            q_len,
+            o_len: q_len,
+            params: p,
+            cu_q,
+            cu_kv,
+            used,
+            table,
+            lse_rows,
+        }
+    }
+}
+
+pub fn to_elems<T: Elem>(x: &[f32]) -> Vec<T> {
+    x.iter().map(|&v| T::from_f32(v)).collect()
+}
+
+/// Output rows (b, t, h) -> [d] and LSE, computed in float64 from the rounded inputs.
+pub fn reference(bt: &Built) -> (Vec<Vec<Vec<Vec<f64>>>>, Vec<Vec<Vec<f64>>>) {
+    let c = &bt.case;
+    let g = c.hq / c.hkv;
+    let scale = 1.0 / (c.d as f64).sqrt();
+    let mut outs = vec![];
+    let mut lses = vec![];
+    for bi in 0..c.lq.len() {
+        let (lq, lk) = (c.lq[bi], c.lk[bi]);
+        let mut ob = vec![];
+        let mut lb = vec![];
+        for t in 0..lq {
+            let mut orow = vec![];
+            let mut lrow = vec![];
+            for h in 0..c.hq {
+                let kh = h / g;
+                let qo = bt.q_off[bi][t][h];
+                let limit = if c.causal {
+                    t as i64 + lk as i64 - lq as i64
+                } else {
+                    lk as i64 - 1
+                };
+                let mut s = vec![];
+                for j in 0..lk {
+                    if (j as i64) <= limit {
+                        let ko = bt.kv_off[bi][j][kh];
+                        let dot: f64 = (0..c.d)
+                            .map(|i| bt.q[qo + i] as f64 * bt.k[ko + i] as f64)
+                            .sum();
+                        s.push((j, dot * scale));
+                    }
+                }
+                if s.is_empty() {
+                    orow.push(vec![0.0; c.d]);
+                    lrow.push(f64::NEG_INFINITY);
+                    continue;
+                }
+                let m = s.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
+                let l: f64 = s.iter().map(|x| (x.1 - m).exp()).sum();
+                let mut o = vec![0.0; c.d];
+                for &(j, sc) in &s {
+                    let w = (sc - m).exp() / l;
+                    let vo = bt.kv_off[bi][j][kh];
+                    for i in 0..c.d {
+                        o[i] += w * bt.v[vo + i] as f64;
+                    }
+                }
+                orow.push(o);
+                lrow.push(m + l.ln());
+            }
+            ob.push(orow);
+            lb.push(lrow);
+        }
+        outs.push(ob);
+        lses.push(lb);
+    }
+    (outs, lses)
+}
+
+pub const POISON: f32 = 12345.0;
+
+pub struct RunOut {
+    pub o: Vec<f32>,
+    pub lse: Vec<f32>,
+    pub stats: [u64; 2],
+}
+
+/// Runs the built call with output type T, poisoned outputs, optional plan and factor.
+pub fn run<T: Elem>(
+    bt: &Built,
+    factor: f32,
+    plan: Option<&AttnPlanInfo>,
+) -> blasst::Result<RunOut> {
+    let q: Vec<T> = to_elems(&bt.q);
+    let k: Vec<T> = to_elems(&bt.k);
+    let v: Vec<T> = to_elems(&bt.v);
+    let mut o: Vec<T> = vec![T::from_f32(POISON); bt.o_len];
+    let mut lse = vec![POISON; bt.lse_rows * bt.case.hq];
+    let mut stats = [0u64; 2];
+    let mut p = bt.params;
+    p.threshold_scale_factor = factor;
+    (p.q, p.k, p.v, p.o) = (
+        q.as_ptr().cast(),
+        k.as_ptr().cast(),
+        v.as_ptr().cast(),
+        o.as_mut_ptr().cast(),
+    );
+    p.lse = lse.as_mut_ptr();
+    p.skip_stats = stats.as_mut_ptr();
+    if bt.case.layout == Layout::Ragged {
+        p.cu_seqlens_q = bt.cu_q.as_ptr();
+        p.cu_seqlens_kv = bt.cu_kv.as_ptr();
+    }
+    if !bt.used.is_empty() {
+        p.seqused_kv = bt.used.as_ptr();
+    }
+    if !bt.table.is_empty() {
+        p.block_table = bt.table.as_ptr();
+    }
+    if let Some(pl) = plan {
+        p.plan = pl;
+    }
+    unsafe { blasst::attn::run(&p, std::ptr::null_mut())? };
+    Ok(RunOut {
+        o: o.iter().map(|x| x.to_f32()).collect(),
+        lse,
+        stats,
+    })
+}
+
+/// Max |out - ref| over every written row, asserting every row was written.
+pub fn max_err(
+    bt: &Built,
+    out: &RunOut,
+    reference: &(Vec<Vec<Vec<Vec<f64>>>>, Vec<Vec<Vec<f64>>>),
+) -> (f64, f64) {
+    let c = &bt.case;
+    let (mut eo, mut el) = (0f64, 0f64);
+    for bi in 0..c.lq.len() {
+        for t in 0..c.lq[bi] {
+            for h in 0..c.hq {
+                let off = bt.q_off[bi][t][h];
+                for i in 0..c.d {
+                    let got = out.o[off + i] as f64;
+                    assert!(got != POISON as f64, "o[b={bi}, t={t}, h={h}] not written");
+                    eo = eo.max((got - reference.0[bi][t][h][i]).abs());
+                }
+                let row = if c.layout == Layout::Ragged {
+                    bt.cu_q[bi] as usize + t
+                } else {
+                    bi * *c.lq.iter().max().unwrap() + t
+                };
+                let got = out.lse[row * c.hq + h] as f64;
+                let want = reference.1[bi][t][h];
+                if want == f64::NEG_INFINITY {
+                    assert_eq!(got, f64::NEG_INFINITY, "lse of a fully masked row");
+                } else {
+                    el = el.max((got - want).abs());
+                }
+            }
+        }
+    }
+    (eo, el)
+}
