@@ -1,5 +1,8 @@
 //! Builders for attention calls on host memory in every layout, and a float64 reference.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::field_reassign_with_default)]
+
+/// Reference output rows `[b][t][h][d]` and LSEs `[b][t][h]`.
+pub type Reference = (Vec<Vec<Vec<Vec<f64>>>>, Vec<Vec<Vec<f64>>>);
 
 use blasst::attn::*;
 use blasst::cpu::Elem;
@@ -224,7 +227,7 @@ pub fn to_elems<T: Elem>(x: &[f32]) -> Vec<T> {
 }
 
 /// Output rows (b, t, h) -> [d] and LSE, computed in float64 from the rounded inputs.
-pub fn reference(bt: &Built) -> (Vec<Vec<Vec<Vec<f64>>>>, Vec<Vec<Vec<f64>>>) {
+pub fn reference(bt: &Built) -> Reference {
     let c = &bt.case;
     let g = c.hq / c.hkv;
     let scale = 1.0 / (c.d as f64).sqrt();
@@ -334,11 +337,7 @@ pub fn run<T: Elem>(
 }
 
 /// Max |out - ref| over every written row, asserting every row was written.
-pub fn max_err(
-    bt: &Built,
-    out: &RunOut,
-    reference: &(Vec<Vec<Vec<Vec<f64>>>>, Vec<Vec<Vec<f64>>>),
-) -> (f64, f64) {
+pub fn max_err(bt: &Built, out: &RunOut, reference: &Reference) -> (f64, f64) {
     let c = &bt.case;
     let (mut eo, mut el) = (0f64, 0f64);
     for bi in 0..c.lq.len() {

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs every test: Rust tests, clippy (warnings are errors), rustfmt, the header sync check,
+# an install into a temporary prefix and the C tests (c_tests/) against that installed
+# package. Installs CMake (from PyPI) when it is missing.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+if ! command -v cmake >/dev/null 2>&1; then
+  echo "== installing cmake (pip)"
+  python3 -m pip install --quiet "cmake>=3.16"
+  hash -r
+fi
+
+if ! command -v pkg-config >/dev/null 2>&1; then
+  echo "== installing pkg-config (apt)"
+  (apt-get update -qq && apt-get install -y -qq pkg-config) >/dev/null
+fi
+
+echo "== cargo fmt --check"
+cargo fmt --check
+echo "== cargo clippy"
+cargo clippy --all-targets --release -- -D warnings
+echo "== cargo test"
+cargo test --release
+echo "== install into a temporary prefix"
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix" "$root/build/c_tests" "$root/build/consumer"' EXIT
+scripts/install.sh "$prefix"
+echo "== C tests against the installed package"
+rm -rf build/c_tests
+cmake -S c_tests -B build/c_tests -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/c_tests -j 2 >/dev/null
+(cd build/c_tests && ctest --output-on-failure)
+echo "== a separate CMake project (examples/cmake_consumer) and a Makefile-style pkg-config build"
+rm -rf build/consumer
+cmake -S examples/cmake_consumer -B build/consumer -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build build/consumer >/dev/null
+build/consumer/consumer
+cc examples/cmake_consumer/main.c $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs blasst) \
+  -Wl,-rpath,"$prefix/lib" -o build/consumer/consumer_pc
+build/consumer/consumer_pc
