@@ -14,7 +14,8 @@ pub fn flow_shift(shift: f64, num_steps: u32) -> Result<Vec<f64>> {
     let n = num_steps as f64;
     Ok((0..=num_steps)
         .map(|k| {
-            let u = 1.0 - k as f64 / n;
+            // (N - k) / N rounds once, so u is exact wherever k/N is a "round" number.
+            let u = (num_steps - k) as f64 / n;
             shift * u / (1.0 + (shift - 1.0) * u)
         })
         .collect())

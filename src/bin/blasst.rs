@@ -96,6 +96,21 @@ enum Cmd {
         #[arg(long)]
         describe: bool,
     },
+    /// Time one attention call on the CPU backend (bf16, batch 1, Lq = Lk) and print TFLOP/s.
+    /// (GPU benchmarks: bench/bench.py on the GPU machine.)
+    BenchCpu {
+        #[arg(long, default_value_t = 8192)]
+        seqlen: usize,
+        #[arg(long, default_value_t = 32)]
+        heads: usize,
+        #[arg(long, default_value_t = 128)]
+        head_dim: usize,
+        #[arg(long)]
+        causal: bool,
+        /// threshold (lambda); 0 = dense
+        #[arg(long, default_value_t = 0.0)]
+        threshold: f64,
+    },
     /// Print the plan (tile shape, KV order, splits) of a call.
     Plan {
         #[arg(long, default_value_t = 1)]
@@ -180,6 +195,52 @@ fn run(cli: Cli) -> blasst::Result<()> {
             if describe {
                 println!("{}", r.describe());
             }
+            Ok(())
+        }
+        Cmd::BenchCpu {
+            seqlen,
+            heads,
+            head_dim,
+            causal,
+            threshold,
+        } => {
+            let s = synth::structured(seqlen, seqlen, heads, heads, head_dim, 0.3, 12.0, 1);
+            let conv = |x: &[f32]| x.iter().map(|&v| bf16::from_f32(v)).collect::<Vec<_>>();
+            let (q, k, v) = (conv(&s.q), conv(&s.k), conv(&s.v));
+            let shape = Shape {
+                batch: 1,
+                seqlen_q: seqlen,
+                seqlen_kv: seqlen,
+                num_q_heads: heads,
+                num_kv_heads: heads,
+                head_dim,
+            };
+            let mut o = vec![bf16::ZERO; q.len()];
+            let factor = (threshold * seqlen as f64) as f32;
+            let t0 = Instant::now();
+            let st = cpu::attention(
+                shape,
+                &q,
+                &k,
+                &v,
+                &mut o,
+                None,
+                Options {
+                    causal,
+                    threshold_scale_factor: factor,
+                    ..Default::default()
+                },
+            )?;
+            let secs = t0.elapsed().as_secs_f64();
+            let flops =
+                4.0 * (seqlen * seqlen * heads * head_dim) as f64 / if causal { 2.0 } else { 1.0 };
+            println!(
+                "cpu bf16 Lq = Lk = {seqlen}, {heads} heads, d = {head_dim}, {}: {secs:.2} s, {:.1} GFLOP/s on {} threads, skipped {:.1}%",
+                if causal { "causal" } else { "non-causal" },
+                flops / secs / 1e9,
+                rayon::current_num_threads(),
+                st.fraction() * 100.0
+            );
             Ok(())
         }
         Cmd::Plan {

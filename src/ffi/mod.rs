@@ -6,6 +6,11 @@ mod calibrate;
 mod config;
 mod schedule;
 
+pub use attn::*;
+pub use calibrate::*;
+pub use config::*;
+pub use schedule::*;
+
 use crate::{Error, StatusKind};
 use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char, c_void};
