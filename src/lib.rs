@@ -12,6 +12,9 @@ pub mod config;
 pub mod cpu;
 pub mod cuda;
 mod error;
+/// The C ABI. Every function's safety contract is its C documentation in `include/blasst.h`:
+/// pointers are NULL or valid for the sizes the arguments describe.
+#[allow(clippy::missing_safety_doc)]
 pub mod ffi;
 pub mod log;
 pub mod schedule;
