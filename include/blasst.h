@@ -38,6 +38,10 @@
 
 #define BLASST_PHASE_DECODE 1
 
+#define PREFILL_THREADS 256
+
+#define DECODE_THREADS 128
+
 /**
  * Log levels of `blasst_log_fn`.
  */
@@ -318,8 +322,8 @@ enum blasst_status blasst_attn_plan(const struct blasst_attn_params *p,
  * `v` [num_states][num_rows][num_heads][head_dim] of `dtype`, `s` [num_states][num_rows][num_heads]
  * fp32 natural-log LSE (-inf: empty part), `v_out` [num_rows][num_heads][head_dim] of `dtype`,
  * `s_out` [num_rows][num_heads] or NULL. Rows whose parts are all -inf get zeros and -inf.
- * Device BLASST_DEVICE_CPU runs on host memory; BLASST_DEVICE_CUDA is not built yet
- * (BLASST_ERROR_NO_DEVICE without a driver, else BLASST_ERROR_UNSUPPORTED).
+ * Device BLASST_DEVICE_CPU runs on host memory; BLASST_DEVICE_CUDA is not supported in this
+ * version (BLASST_ERROR_NO_DEVICE without a driver, else BLASST_ERROR_UNSUPPORTED).
  */
 enum blasst_status blasst_merge_states(uint32_t device,
                                        uint32_t dtype,

@@ -294,20 +294,20 @@ fn demo(
     causal: bool,
     seed: u64,
 ) -> blasst::Result<()> {
-    match device {
+    let gpu = match device {
         DeviceArg::Cuda => {
             blasst::cuda::probe()?;
-            return Err(blasst::Error::Unsupported(blasst::cuda::NOT_BUILT.into()));
+            true
         }
         DeviceArg::Auto => match blasst::cuda::probe() {
-            Ok(()) => println!(
-                "CUDA driver found, but {}; running on the CPU",
-                blasst::cuda::NOT_BUILT
-            ),
-            Err(e) => println!("no GPU ({}); running on the CPU backend", e.message()),
+            Ok(()) => true,
+            Err(e) => {
+                println!("no GPU ({}); running on the CPU backend", e.message());
+                false
+            }
         },
-        DeviceArg::Cpu => {}
-    }
+        DeviceArg::Cpu => false,
+    };
     let s = synth::structured(
         seqlen,
         seqlen,
@@ -332,15 +332,18 @@ fn demo(
         "bf16, batch 1, {heads} heads, d = {head_dim}, Lq = Lk = {seqlen}, {}, hot fraction {hot_fraction}, seed {seed}",
         if causal { "causal" } else { "non-causal" }
     );
+    let run = |out: &mut [bf16], opts: Options| {
+        if gpu {
+            blasst::cuda::attention(shape, &q, &k, &v, out, None, opts)
+        } else {
+            cpu::attention(shape, &q, &k, &v, out, None, opts)
+        }
+    };
+    println!("device: {}", if gpu { "CUDA" } else { "CPU" });
     let mut dense = vec![bf16::ZERO; q.len()];
     let t0 = Instant::now();
-    cpu::attention(
-        shape,
-        &q,
-        &k,
-        &v,
+    run(
         &mut dense,
-        None,
         Options {
             causal,
             ..Default::default()
@@ -359,13 +362,8 @@ fn demo(
         let factor = (thr * seqlen as f64) as f32;
         let mut out = vec![bf16::ZERO; q.len()];
         let t0 = Instant::now();
-        let st = cpu::attention(
-            shape,
-            &q,
-            &k,
-            &v,
+        let st = run(
             &mut out,
-            None,
             Options {
                 causal,
                 threshold_scale_factor: factor,

@@ -652,6 +652,85 @@ pub struct Options<'a> {
     pub plan: Option<&'a AttnPlanInfo>,
 }
 
+/// Parameters of a padded, contiguous `[batch, seq, heads, dim]` call on `device`, pointers
+/// unset. Shared by the safe host APIs of both backends.
+pub fn contiguous_params(
+    shape: Shape,
+    dtype: u32,
+    device: u32,
+    opts: &Options,
+) -> Result<AttnParams> {
+    let Shape {
+        batch,
+        seqlen_q,
+        seqlen_kv,
+        num_q_heads,
+        num_kv_heads,
+        head_dim,
+    } = shape;
+    let mut p = AttnParams::default();
+    let to_u32 =
+        |name: &str, x: usize| u32::try_from(x).map_err(|_| invalid!("{name} = {x} is too large"));
+    p.device = device;
+    p.dtype = dtype;
+    p.batch_size = to_u32("batch", batch)?;
+    p.num_q_heads = to_u32("num_q_heads", num_q_heads)?;
+    p.num_kv_heads = to_u32("num_kv_heads", num_kv_heads)?;
+    p.head_dim = to_u32("head_dim", head_dim)?;
+    p.max_seqlen_q = to_u32("seqlen_q", seqlen_q)?;
+    p.max_seqlen_kv = to_u32("seqlen_kv", seqlen_kv)?;
+    p.causal = opts.causal as u32;
+    p.softmax_scale = opts.softmax_scale;
+    p.threshold_scale_factor = opts.threshold_scale_factor;
+    let (hd, hq, hk) = (head_dim as i64, num_q_heads as i64, num_kv_heads as i64);
+    (p.q_batch_stride, p.q_row_stride, p.q_head_stride) = (seqlen_q as i64 * hq * hd, hq * hd, hd);
+    (p.o_batch_stride, p.o_row_stride, p.o_head_stride) =
+        (p.q_batch_stride, p.q_row_stride, p.q_head_stride);
+    (p.k_batch_stride, p.k_row_stride, p.k_head_stride) = (seqlen_kv as i64 * hk * hd, hk * hd, hd);
+    (p.v_batch_stride, p.v_row_stride, p.v_head_stride) =
+        (p.k_batch_stride, p.k_row_stride, p.k_head_stride);
+    if let Some(pl) = opts.plan {
+        p.plan = pl;
+    }
+    Ok(p)
+}
+
+impl Shape {
+    pub fn q_len(&self) -> usize {
+        self.batch * self.seqlen_q * self.num_q_heads * self.head_dim
+    }
+    pub fn kv_len(&self) -> usize {
+        self.batch * self.seqlen_kv * self.num_kv_heads * self.head_dim
+    }
+    pub fn lse_len(&self) -> usize {
+        self.batch * self.seqlen_q * self.num_q_heads
+    }
+    /// Checks slice lengths of a host call.
+    pub fn check(&self, q: usize, k: usize, v: usize, o: usize, lse: Option<usize>) -> Result<()> {
+        for (name, len, want) in [
+            ("q", q, self.q_len()),
+            ("k", k, self.kv_len()),
+            ("v", v, self.kv_len()),
+            ("o", o, self.q_len()),
+        ] {
+            if len != want {
+                return Err(invalid!(
+                    "{name} has {len} elements; the shape needs {want}"
+                ));
+            }
+        }
+        if let Some(l) = lse {
+            if l != self.lse_len() {
+                return Err(invalid!(
+                    "lse has {l} elements; the shape needs {}",
+                    self.lse_len()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Safe CPU attention on contiguous `[batch, seq, heads, dim]` slices; `lse` (optional) is
 /// `[batch * seqlen_q][num_q_heads]`. Returns the skip statistics.
 pub fn attention<T: Elem + DTypeOf>(
@@ -663,65 +742,20 @@ pub fn attention<T: Elem + DTypeOf>(
     lse: Option<&mut [f32]>,
     opts: Options,
 ) -> Result<SkipStats> {
-    let Shape {
-        batch,
-        seqlen_q,
-        seqlen_kv,
-        num_q_heads,
-        num_kv_heads,
-        head_dim,
-    } = shape;
-    let nq = batch * seqlen_q * num_q_heads * head_dim;
-    let nk = batch * seqlen_kv * num_kv_heads * head_dim;
-    for (name, len, want) in [
-        ("q", q.len(), nq),
-        ("k", k.len(), nk),
-        ("v", v.len(), nk),
-        ("o", o.len(), nq),
-    ] {
-        if len != want {
-            return Err(invalid!(
-                "{name} has {len} elements; the shape needs {want}"
-            ));
-        }
-    }
-    let mut p = AttnParams::default();
-    let to_u32 =
-        |name: &str, x: usize| u32::try_from(x).map_err(|_| invalid!("{name} = {x} is too large"));
-    p.device = crate::attn::BLASST_DEVICE_CPU;
-    p.dtype = T::DTYPE;
-    p.batch_size = to_u32("batch", batch)?;
-    p.num_q_heads = to_u32("num_q_heads", num_q_heads)?;
-    p.num_kv_heads = to_u32("num_kv_heads", num_kv_heads)?;
-    p.head_dim = to_u32("head_dim", head_dim)?;
-    p.max_seqlen_q = to_u32("seqlen_q", seqlen_q)?;
-    p.max_seqlen_kv = to_u32("seqlen_kv", seqlen_kv)?;
-    p.causal = opts.causal as u32;
-    p.softmax_scale = opts.softmax_scale;
-    p.threshold_scale_factor = opts.threshold_scale_factor;
-    let (hd, hq, hk) = (head_dim as i64, num_q_heads as i64, num_kv_heads as i64);
+    shape.check(
+        q.len(),
+        k.len(),
+        v.len(),
+        o.len(),
+        lse.as_ref().map(|l| l.len()),
+    )?;
+    let mut p = contiguous_params(shape, T::DTYPE, crate::attn::BLASST_DEVICE_CPU, &opts)?;
     p.q = q.as_ptr().cast();
-    (p.q_batch_stride, p.q_row_stride, p.q_head_stride) = (seqlen_q as i64 * hq * hd, hq * hd, hd);
-    p.o = o.as_mut_ptr().cast();
-    (p.o_batch_stride, p.o_row_stride, p.o_head_stride) =
-        (p.q_batch_stride, p.q_row_stride, p.q_head_stride);
     p.k = k.as_ptr().cast();
-    (p.k_batch_stride, p.k_row_stride, p.k_head_stride) = (seqlen_kv as i64 * hk * hd, hk * hd, hd);
     p.v = v.as_ptr().cast();
-    (p.v_batch_stride, p.v_row_stride, p.v_head_stride) =
-        (p.k_batch_stride, p.k_row_stride, p.k_head_stride);
+    p.o = o.as_mut_ptr().cast();
     if let Some(l) = lse {
-        if l.len() != batch * seqlen_q * num_q_heads {
-            return Err(invalid!(
-                "lse has {} elements; the shape needs {}",
-                l.len(),
-                batch * seqlen_q * num_q_heads
-            ));
-        }
         p.lse = l.as_mut_ptr();
-    }
-    if let Some(pl) = opts.plan {
-        p.plan = pl;
     }
     let mut stats = [0u64; 2];
     p.skip_stats = stats.as_mut_ptr();

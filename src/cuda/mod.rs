@@ -1,68 +1,511 @@
-//! The CUDA path. The GPU kernels (SPEC section 2, issues 5 and 6) are not part of this
-//! build yet: a CUDA call first probes for the driver and NVRTC (loaded dynamically, never
-//! linked, so the crate builds without a CUDA toolkit) and answers
-//! `BLASST_ERROR_NO_DEVICE` when either is missing, otherwise `BLASST_ERROR_UNSUPPORTED`
-//! saying the kernels are not built. Nothing here can abort the host.
+//! The CUDA path: driver and NVRTC loaded dynamically at first use (the crate builds with no
+//! CUDA toolkit), kernels compiled for the exact device architecture, launched on the caller's
+//! stream in the caller's current context. Nothing here synchronises the host or aborts it.
+//!
+//! What the GPU path checks: q, k, v, o, lse, skip_stats, the layout arrays and the workspace
+//! must be device (or managed) memory — host memory is rejected by asking the driver. The values
+//! inside cu_seqlens_*, seqused_kv and block_table are trusted (the CPU path checks them).
 
-use crate::attn::{AttnParams, Desc};
-use crate::{Error, Result};
-use std::ffi::{CString, c_void};
-use std::sync::OnceLock;
+pub mod nvrtc;
 
-const DRIVER_LIBS: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
-const NVRTC_LIBS: [&str; 4] = [
-    "libnvrtc.so.13",
-    "libnvrtc.so.12",
-    "libnvrtc.so",
-    "libnvrtc-builtins.so.13.0",
-];
-
-fn can_load(names: &[&str]) -> bool {
-    names.iter().any(|n| {
-        let c = CString::new(*n).unwrap();
-        // SAFETY: dlopen with a valid C string; the handle is released right away.
-        unsafe {
-            let h = libc::dlopen(c.as_ptr(), libc::RTLD_LAZY | libc::RTLD_LOCAL);
-            if h.is_null() {
-                false
-            } else {
-                libc::dlclose(h);
-                true
-            }
-        }
-    })
-}
+use crate::attn::{AttnParams, DType, Desc, Phase};
+use crate::{Error, Result, invalid};
+use cudarc::driver::sys as cu;
+use nvrtc::{Family, Variant};
+use std::collections::HashMap;
+use std::ffi::{CStr, CString, c_void};
+use std::sync::{OnceLock, RwLock};
 
 /// Whether the driver and NVRTC libraries can be loaded (cached per process).
 pub fn probe() -> Result<()> {
     static PROBE: OnceLock<Result<()>> = OnceLock::new();
     PROBE
         .get_or_init(|| {
-            if !can_load(&DRIVER_LIBS) {
+            // SAFETY: only tries to dlopen candidate library names.
+            if !unsafe { cu::is_culib_present() } {
                 return Err(Error::NoDevice(
                     "no CUDA driver: libcuda.so.1 could not be loaded (is an NVIDIA driver installed?)".into(),
                 ));
             }
-            if !can_load(&NVRTC_LIBS) {
+            if !nvrtc::available() {
                 return Err(Error::NoDevice(
-                    "no NVRTC: libnvrtc.so.13 / libnvrtc.so.12 could not be loaded (install the CUDA runtime compiler)".into(),
+                    "no NVRTC: libnvrtc.so.13 could not be loaded (install the CUDA runtime compiler, e.g. the nvidia-cuda-nvrtc wheel, and put it on LD_LIBRARY_PATH)".into(),
                 ));
+            }
+            // SAFETY: the driver library is present.
+            let r = unsafe { cu::cuInit(0) };
+            if r != cu::CUresult::CUDA_SUCCESS {
+                return Err(Error::NoDevice(format!("cuInit failed: {} (no usable GPU?)", err_name(r))));
             }
             Ok(())
         })
         .clone()
 }
 
-/// Whether a CUDA device can be used at all by this build.
+/// Whether a CUDA device can be used by this build.
 pub fn available() -> bool {
     probe().is_ok()
 }
 
-pub const NOT_BUILT: &str = "the GPU kernels are not part of this build yet (prefill: issue 5, decode: issue 6); use device = BLASST_DEVICE_CPU";
+fn err_name(r: cu::CUresult) -> String {
+    let mut p: *const std::ffi::c_char = std::ptr::null();
+    // SAFETY: the driver returns a static string or leaves p null.
+    unsafe { cu::cuGetErrorName(r, &mut p) };
+    if p.is_null() {
+        format!("{r:?}")
+    } else {
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
+fn check(r: cu::CUresult, what: &str) -> Result<()> {
+    if r == cu::CUresult::CUDA_SUCCESS {
+        Ok(())
+    } else {
+        Err(Error::Cuda(format!("{what} failed: {}", err_name(r))))
+    }
+}
+
+/// The caller's current context (or device 0's primary context when none is current) and its
+/// architecture string for NVRTC.
+struct Ctx {
+    ctx: cu::CUcontext,
+    arch: String,
+}
+
+fn current_ctx() -> Result<Ctx> {
+    let mut ctx: cu::CUcontext = std::ptr::null_mut();
+    unsafe {
+        check(cu::cuCtxGetCurrent(&mut ctx), "cuCtxGetCurrent")?;
+        if ctx.is_null() {
+            let mut dev = 0;
+            check(cu::cuDeviceGet(&mut dev, 0), "cuDeviceGet(0)")?;
+            check(
+                cu::cuDevicePrimaryCtxRetain(&mut ctx, dev),
+                "cuDevicePrimaryCtxRetain",
+            )?;
+            check(cu::cuCtxSetCurrent(ctx), "cuCtxSetCurrent")?;
+        }
+        let mut dev = 0;
+        check(cu::cuCtxGetDevice(&mut dev), "cuCtxGetDevice")?;
+        let (mut major, mut minor) = (0, 0);
+        check(
+            cu::cuDeviceGetAttribute(
+                &mut major,
+                cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                dev,
+            ),
+            "cuDeviceGetAttribute",
+        )?;
+        check(
+            cu::cuDeviceGetAttribute(
+                &mut minor,
+                cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                dev,
+            ),
+            "cuDeviceGetAttribute",
+        )?;
+        if major < 8 {
+            return Err(Error::Unsupported(format!(
+                "compute capability {major}.{minor}: blasst needs 8.0 or newer"
+            )));
+        }
+        // Hopper gets its architecture-specific target; everything else the plain one.
+        let arch = if major == 9 {
+            "sm_90a".to_string()
+        } else {
+            format!("sm_{major}{minor}")
+        };
+        Ok(Ctx { ctx, arch })
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Func(cu::CUfunction);
+// SAFETY: CUfunction handles are usable from any thread of the process.
+unsafe impl Send for Func {}
+unsafe impl Sync for Func {}
+
+/// Loads (compiling on a miss) a kernel into the current context, once per (context, variant).
+fn function(ctx: &Ctx, v: &Variant, smem: usize) -> Result<Func> {
+    static CACHE: OnceLock<RwLock<HashMap<(usize, String), Func>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (ctx.ctx as usize, v.name());
+    if let Some(f) = cache.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(*f);
+    }
+    let mut w = cache.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(f) = w.get(&key) {
+        return Ok(*f);
+    }
+    let bin = nvrtc::cubin(v, &ctx.arch)?;
+    let name = CString::new(v.name()).unwrap();
+    let mut module: cu::CUmodule = std::ptr::null_mut();
+    let mut f: cu::CUfunction = std::ptr::null_mut();
+    unsafe {
+        check(
+            cu::cuModuleLoadData(&mut module, bin.as_ptr() as *const c_void),
+            &format!("cuModuleLoadData({})", v.name()),
+        )?;
+        check(
+            cu::cuModuleGetFunction(&mut f, module, name.as_ptr()),
+            &format!("cuModuleGetFunction({})", v.name()),
+        )?;
+        check(
+            cu::cuFuncSetAttribute(
+                f,
+                cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                smem as i32,
+            ),
+            &format!(
+                "cuFuncSetAttribute({}, {smem} bytes of shared memory)",
+                v.name()
+            ),
+        )?;
+    }
+    w.insert(key, Func(f));
+    Ok(Func(f))
+}
+
+/// Rejects host memory where the GPU path needs device memory.
+fn device_ptr(name: &str, ptr: usize) -> Result<()> {
+    if ptr == 0 {
+        return Ok(());
+    }
+    let mut ty: u32 = 0;
+    let r = unsafe {
+        cu::cuPointerGetAttribute(
+            &mut ty as *mut u32 as *mut c_void,
+            cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+            ptr as cu::CUdeviceptr,
+        )
+    };
+    // 2 = CU_MEMORYTYPE_DEVICE; managed memory also reports DEVICE.
+    if r != cu::CUresult::CUDA_SUCCESS || ty != 2 {
+        return Err(invalid!(
+            "{name} = {ptr:#x} is host memory; device = BLASST_DEVICE_CUDA needs device pointers"
+        ));
+    }
+    Ok(())
+}
+
+/// Must match `struct KernelParams` in kernels/common.cuh.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+struct KernelParams {
+    q: u64,
+    k: u64,
+    v: u64,
+    o: u64,
+    lse: u64,
+    stats: u64,
+    ws_o: u64,
+    ws_lse: u64,
+    strides: [i64; 12],
+    cu_q: u64,
+    cu_kv: u64,
+    seqused: u64,
+    block_table: u64,
+    block_table_stride: i64,
+    page_size_log2: i32,
+    batch: i32,
+    hq: i32,
+    hkv: i32,
+    group: i32,
+    max_lq: i32,
+    max_lk: i32,
+    causal: i32,
+    scale_log2: f32,
+    scale: f32,
+    log2_lambda: f32,
+    num_splits: i32,
+    block_m: i32,
+}
+
+pub const PREFILL_THREADS: u32 = 256;
+pub const DECODE_THREADS: u32 = 128;
+
+pub fn prefill_smem(head_dim: usize) -> usize {
+    // Q, K and two V tiles of 128 rows.
+    4 * 128 * head_dim * 2
+}
+
+pub fn decode_smem(head_dim: usize) -> usize {
+    64 * head_dim * 2 + 48 * 1024 + 32 * 1024 + 4 * 64 * 4 + 256 * 4 + 64 * 4
+}
+
+fn launch(
+    f: Func,
+    grid: (u32, u32, u32),
+    block: u32,
+    smem: usize,
+    stream: cu::CUstream,
+    kp: &KernelParams,
+    name: &str,
+) -> Result<()> {
+    let mut arg = kp as *const KernelParams as *mut c_void;
+    let r = unsafe {
+        cu::cuLaunchKernel(
+            f.0,
+            grid.0,
+            grid.1,
+            grid.2,
+            block,
+            1,
+            1,
+            smem as u32,
+            stream,
+            &mut arg,
+            std::ptr::null_mut(),
+        )
+    };
+    check(r, &format!("launch of {name} grid {grid:?}"))
+}
 
 /// # Safety
-/// As `attn::run`.
-pub unsafe fn run(_p: &AttnParams, _d: &Desc, _stream: *mut c_void) -> Result<()> {
+/// As `attn::run`, with every pointer in device memory of the current context.
+pub unsafe fn run(p: &AttnParams, d: &Desc, stream: *mut c_void) -> Result<()> {
     probe()?;
-    Err(Error::Unsupported(NOT_BUILT.into()))
+    let ctx = current_ctx()?;
+    for (name, ptr) in [
+        ("q", p.q as usize),
+        ("k", p.k as usize),
+        ("v", p.v as usize),
+        ("o", p.o as usize),
+        ("lse", p.lse as usize),
+        ("skip_stats", p.skip_stats as usize),
+        ("cu_seqlens_q", p.cu_seqlens_q as usize),
+        ("cu_seqlens_kv", p.cu_seqlens_kv as usize),
+        ("seqused_kv", p.seqused_kv as usize),
+        ("block_table", p.block_table as usize),
+        ("workspace", p.workspace as usize),
+    ] {
+        device_ptr(name, ptr)?;
+    }
+    let stream = stream as cu::CUstream;
+    let phase = Phase::try_from(d.plan.phase)?;
+    let skip = d.factor > 0.0;
+    let bf16 = d.dtype == DType::BF16;
+    let mut kp = KernelParams {
+        q: p.q as u64,
+        k: p.k as u64,
+        v: p.v as u64,
+        o: p.o as u64,
+        lse: p.lse as u64,
+        stats: p.skip_stats as u64,
+        ws_o: 0,
+        ws_lse: 0,
+        strides: [
+            p.q_batch_stride,
+            p.q_row_stride,
+            p.q_head_stride,
+            p.k_batch_stride,
+            p.k_row_stride,
+            p.k_head_stride,
+            p.v_batch_stride,
+            p.v_row_stride,
+            p.v_head_stride,
+            p.o_batch_stride,
+            p.o_row_stride,
+            p.o_head_stride,
+        ],
+        cu_q: p.cu_seqlens_q as u64,
+        cu_kv: p.cu_seqlens_kv as u64,
+        seqused: p.seqused_kv as u64,
+        block_table: p.block_table as u64,
+        block_table_stride: p.block_table_stride,
+        page_size_log2: d
+            .paged
+            .map(|pg| pg.page_size.trailing_zeros() as i32)
+            .unwrap_or(0),
+        batch: d.batch as i32,
+        hq: d.hq as i32,
+        hkv: d.hkv as i32,
+        group: d.group as i32,
+        max_lq: d.max_lq as i32,
+        max_lk: d.max_lk as i32,
+        causal: d.causal as i32,
+        scale_log2: d.scale * std::f32::consts::LOG2_E,
+        scale: d.scale,
+        log2_lambda: if skip {
+            ((d.factor as f64) / (d.max_lk as f64)).log2() as f32
+        } else {
+            f32::NEG_INFINITY
+        },
+        num_splits: d.plan.num_kv_splits as i32,
+        block_m: d.plan.block_m as i32,
+    };
+    let variant = |family| Variant {
+        family,
+        bf16,
+        head_dim: d.head_dim as u32,
+        skip,
+        paged: d.paged.is_some(),
+    };
+    match phase {
+        Phase::Prefill => {
+            let v = variant(Family::Prefill);
+            let smem = prefill_smem(d.head_dim);
+            let f = function(&ctx, &v, smem)?;
+            let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
+            launch(f, grid, PREFILL_THREADS, smem, stream, &kp, &v.name())
+        }
+        Phase::Decode => {
+            let v = variant(Family::Decode);
+            let smem = decode_smem(d.head_dim);
+            let f = function(&ctx, &v, smem)?;
+            let splits = d.plan.num_kv_splits as usize;
+            let grid = (splits as u32, d.hkv as u32, d.batch as u32);
+            if splits == 1 {
+                return launch(f, grid, DECODE_THREADS, smem, stream, &kp, &v.name());
+            }
+            let rows = d.batch * d.max_lq * d.hq;
+            let need = rows * splits * (d.head_dim + 1) * 4;
+            let (ws, owned) = if p.workspace.is_null() {
+                let mut ptr: cu::CUdeviceptr = 0;
+                check(
+                    unsafe { cu::cuMemAllocAsync(&mut ptr, need, stream) },
+                    &format!("cuMemAllocAsync({need} bytes of workspace)"),
+                )?;
+                (ptr, true)
+            } else {
+                if p.workspace_size < need {
+                    return Err(invalid!(
+                        "workspace_size = {} is smaller than the {need} bytes this call needs (blasst_attn_workspace_size)",
+                        p.workspace_size
+                    ));
+                }
+                (p.workspace as u64, false)
+            };
+            kp.ws_o = ws;
+            kp.ws_lse = ws + (rows * splits * d.head_dim * 4) as u64;
+            let merge = variant(Family::Merge);
+            let result =
+                launch(f, grid, DECODE_THREADS, smem, stream, &kp, &v.name()).and_then(|_| {
+                    let fm = function(&ctx, &merge, 0)?;
+                    let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
+                    launch(
+                        fm,
+                        mgrid,
+                        (d.head_dim / 2) as u32,
+                        0,
+                        stream,
+                        &kp,
+                        &merge.name(),
+                    )
+                });
+            if owned {
+                let r = unsafe { cu::cuMemFreeAsync(ws, stream) };
+                result?;
+                return check(r, "cuMemFreeAsync(workspace)");
+            }
+            result
+        }
+    }
+}
+
+/// Device memory owned by blasst itself (tests, demo, benchmarks): allocated in the current
+/// context, freed on drop. Host-provided pointers are never wrapped in this.
+pub struct DeviceBuffer {
+    ptr: cu::CUdeviceptr,
+    bytes: usize,
+}
+
+impl DeviceBuffer {
+    pub fn new(bytes: usize) -> Result<Self> {
+        probe()?;
+        current_ctx()?;
+        let mut ptr = 0;
+        check(
+            unsafe { cu::cuMemAlloc_v2(&mut ptr, bytes.max(1)) },
+            &format!("cuMemAlloc({bytes})"),
+        )?;
+        check(
+            unsafe { cu::cuMemsetD8_v2(ptr, 0, bytes.max(1)) },
+            "cuMemsetD8",
+        )?;
+        Ok(DeviceBuffer { ptr, bytes })
+    }
+
+    pub fn from_slice<T: Copy>(data: &[T]) -> Result<Self> {
+        let bytes = std::mem::size_of_val(data);
+        let b = Self::new(bytes)?;
+        check(
+            unsafe { cu::cuMemcpyHtoD_v2(b.ptr, data.as_ptr() as *const c_void, bytes) },
+            "cuMemcpyHtoD",
+        )?;
+        Ok(b)
+    }
+
+    /// Copies the buffer into `out` (synchronous).
+    pub fn copy_to<T: Copy>(&self, out: &mut [T]) -> Result<()> {
+        let bytes = std::mem::size_of_val(out).min(self.bytes);
+        check(unsafe { cu::cuCtxSynchronize() }, "cuCtxSynchronize")?;
+        check(
+            unsafe { cu::cuMemcpyDtoH_v2(out.as_mut_ptr() as *mut c_void, self.ptr, bytes) },
+            "cuMemcpyDtoH",
+        )
+    }
+
+    pub fn ptr(&self) -> *mut c_void {
+        self.ptr as *mut c_void
+    }
+}
+
+impl Drop for DeviceBuffer {
+    fn drop(&mut self) {
+        unsafe { cu::cuMemFree_v2(self.ptr) };
+    }
+}
+
+/// Waits for all work of the current context (tools and tests only; the library never does).
+pub fn synchronize() -> Result<()> {
+    check(unsafe { cu::cuCtxSynchronize() }, "cuCtxSynchronize")
+}
+
+/// Safe GPU attention on contiguous host slices (copies in, runs on the default stream,
+/// copies out): the GPU twin of [`crate::cpu::attention`], for tools and tests.
+pub fn attention<T: crate::cpu::Elem + crate::cpu::DTypeOf>(
+    shape: crate::cpu::Shape,
+    q: &[T],
+    k: &[T],
+    v: &[T],
+    o: &mut [T],
+    lse: Option<&mut [f32]>,
+    opts: crate::cpu::Options,
+) -> Result<crate::cpu::SkipStats> {
+    shape.check(
+        q.len(),
+        k.len(),
+        v.len(),
+        o.len(),
+        lse.as_ref().map(|l| l.len()),
+    )?;
+    let mut p =
+        crate::cpu::contiguous_params(shape, T::DTYPE, crate::attn::BLASST_DEVICE_CUDA, &opts)?;
+    let (dq, dk, dv) = (
+        DeviceBuffer::from_slice(q)?,
+        DeviceBuffer::from_slice(k)?,
+        DeviceBuffer::from_slice(v)?,
+    );
+    let d_o = DeviceBuffer::new(std::mem::size_of_val(o))?;
+    let d_lse = DeviceBuffer::new(shape.lse_len() * 4)?;
+    let d_stats = DeviceBuffer::new(16)?;
+    (p.q, p.k, p.v, p.o) = (dq.ptr(), dk.ptr(), dv.ptr(), d_o.ptr());
+    p.skip_stats = d_stats.ptr() as *mut u64;
+    if lse.is_some() {
+        p.lse = d_lse.ptr() as *mut f32;
+    }
+    // SAFETY: device buffers of exactly the sizes the shape describes.
+    unsafe { crate::attn::run(&p, std::ptr::null_mut())? };
+    d_o.copy_to(o)?;
+    if let Some(l) = lse {
+        d_lse.copy_to(l)?;
+    }
+    let mut st = [0u64; 2];
+    d_stats.copy_to(&mut st)?;
+    Ok(crate::cpu::SkipStats {
+        visited: st[0],
+        skipped: st[1],
+    })
 }

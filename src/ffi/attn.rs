@@ -78,8 +78,8 @@ pub unsafe extern "C" fn blasst_attn_plan(
 /// `v` [num_states][num_rows][num_heads][head_dim] of `dtype`, `s` [num_states][num_rows][num_heads]
 /// fp32 natural-log LSE (-inf: empty part), `v_out` [num_rows][num_heads][head_dim] of `dtype`,
 /// `s_out` [num_rows][num_heads] or NULL. Rows whose parts are all -inf get zeros and -inf.
-/// Device BLASST_DEVICE_CPU runs on host memory; BLASST_DEVICE_CUDA is not built yet
-/// (BLASST_ERROR_NO_DEVICE without a driver, else BLASST_ERROR_UNSUPPORTED).
+/// Device BLASST_DEVICE_CPU runs on host memory; BLASST_DEVICE_CUDA is not supported in this
+/// version (BLASST_ERROR_NO_DEVICE without a driver, else BLASST_ERROR_UNSUPPORTED).
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn blasst_merge_states(
@@ -127,8 +127,7 @@ pub unsafe extern "C" fn blasst_merge_states(
         if device == Device::Cuda {
             crate::cuda::probe()?;
             return Err(crate::unsupported!(
-                "blasst_merge_states on the GPU: {}",
-                crate::cuda::NOT_BUILT
+                "blasst_merge_states runs on the CPU only in this version (device = BLASST_DEVICE_CPU); the decode kernels merge their own splits on the GPU"
             ));
         }
         let lse = unsafe { slice("s", s, rows * n)? };

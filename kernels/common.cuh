@@ -1,0 +1,146 @@
+// Shared device helpers of the blasst kernels. No CUDA headers: NVRTC compiles these with
+// only its built-in declarations, so the library needs no CUDA toolkit.
+//
+// The variant is chosen by macros the host passes to NVRTC:
+//   BLASST_BF16 or BLASST_FP16   element type of q, k, v, o (P uses the same type)
+//   HEAD_DIM                     64 or 128
+//   SKIP                         0: dense specialisation (no skip code), 1: Skip-Softmax
+//   PAGED                        0: contiguous/ragged K/V, 1: paged K/V via block_table
+//   KERNEL_NAME                  the extern "C" name, e.g. blasst_fwd_prefill_bf16_d128_skip
+
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef long long i64;
+
+#define DEVI __device__ __forceinline__
+#define NEG_INF (-__int_as_float(0x7f800000) )
+
+// Must match `KernelParams` in src/cuda/launch.rs field by field.
+struct KernelParams {
+  const u16 *q, *k, *v;
+  u16 *o;
+  float *lse;
+  u64 *stats;
+  float *ws_o;
+  float *ws_lse;
+  i64 q_batch_stride, q_row_stride, q_head_stride;
+  i64 k_batch_stride, k_row_stride, k_head_stride;
+  i64 v_batch_stride, v_row_stride, v_head_stride;
+  i64 o_batch_stride, o_row_stride, o_head_stride;
+  const int *cu_q, *cu_kv, *seqused, *block_table;
+  i64 block_table_stride;
+  int page_size_log2;
+  int batch, hq, hkv, group, max_lq, max_lk, causal;
+  float scale_log2;   // softmax_scale * log2(e)
+  float scale;        // softmax_scale
+  float log2_lambda;  // log2(factor / max_seqlen_kv); skip variants only
+  int num_splits;
+  int block_m;        // decode: packed rows per tile (lq * group)
+};
+
+// One sequence of the batch.
+struct Seq {
+  int q_start;   // row of its first query in q/o/lse (ragged: cu_q[b]; padded: b * max_lq)
+  int lq, lk;
+  int kv_start;  // ragged KV: cu_kv[b]
+};
+
+DEVI Seq load_seq(const KernelParams &p, int b) {
+  Seq s;
+  if (p.cu_q) { s.q_start = p.cu_q[b]; s.lq = p.cu_q[b + 1] - s.q_start; }
+  else { s.q_start = b * p.max_lq; s.lq = p.max_lq; }
+  s.kv_start = p.cu_kv ? p.cu_kv[b] : 0;
+  if (p.seqused) s.lk = p.seqused[b];
+  else if (p.cu_kv) s.lk = p.cu_kv[b + 1] - s.kv_start;
+  else s.lk = p.max_lk;
+  return s;
+}
+
+// Element pointer of query/output row `t` of head `h`.
+DEVI i64 q_offset(const KernelParams &p, const Seq &s, int b, int t, int h, i64 bs, i64 rs, i64 hs) {
+  return (p.cu_q ? (i64)(s.q_start + t) * rs : (i64)b * bs + (i64)t * rs) + (i64)h * hs;
+}
+
+// Element offset of key/value row `pos` of KV head `kh`.
+DEVI i64 kv_offset(const KernelParams &p, const Seq &s, int b, int pos, int kh, i64 bs, i64 rs, i64 hs) {
+#if PAGED
+  int page = p.block_table[(i64)b * p.block_table_stride + (pos >> p.page_size_log2)];
+  return (i64)page * bs + (i64)(pos & ((1 << p.page_size_log2) - 1)) * rs + (i64)kh * hs;
+#else
+  return (p.cu_kv ? (i64)(s.kv_start + pos) * rs : (i64)b * bs + (i64)pos * rs) + (i64)kh * hs;
+#endif
+}
+
+DEVI u32 smem_u32(const void *ptr) { return (u32)__cvta_generic_to_shared(ptr); }
+
+// 16-byte asynchronous copy global -> shared; `valid == false` zero-fills (reads nothing).
+DEVI void cp_async16(u32 dst, const void *src, bool valid) {
+  int n = valid ? 16 : 0;
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n));
+}
+DEVI void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> DEVI void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+DEVI void ldmatrix_x4(u32 &r0, u32 &r1, u32 &r2, u32 &r3, u32 addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr));
+}
+DEVI void ldmatrix_x4_trans(u32 &r0, u32 &r1, u32 &r2, u32 &r3, u32 addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr));
+}
+
+// D = A(16x16, row) * B(16x8, col) + D, fp32 accumulation.
+DEVI void mma16816(float *d, const u32 *a, u32 b0, u32 b1) {
+#if defined(BLASST_BF16)
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+#else
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+#endif
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// Two floats -> packed pair of the element type (lo in the low half).
+DEVI u32 pack2(float lo, float hi) {
+  u32 r;
+#if defined(BLASST_BF16)
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
+#else
+  asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
+#endif
+  return r;
+}
+
+DEVI float fast_exp2(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+  return y;
+}
+
+// Byte offset of 16-byte chunk `chunk` of row `row` in a row-major tile with `chunks` chunks
+// per row, XOR-swizzled so that the 8 rows an ldmatrix reads hit 8 different bank groups.
+DEVI u32 swz(int row, int chunk, int chunks) {
+  return (u32)(row * chunks + (chunk ^ (row & 7))) * 16u;
+}
+
+DEVI float warp_quad_max(float x) {
+  x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 1));
+  x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 2));
+  return x;
+}
+DEVI float warp_quad_sum(float x) {
+  x += __shfl_xor_sync(0xffffffffu, x, 1);
+  x += __shfl_xor_sync(0xffffffffu, x, 2);
+  return x;
+}
+
+// The Skip-Softmax vote of one row (SPEC section 1): fully masked rows always vote to skip;
+// rows with nothing accumulated (m = -inf) never do; otherwise skip when the tile's best score
+// is below the running max by more than -ln(lambda). Scores are raw q.k (unscaled).
+DEVI bool row_votes_skip(float tile_max, float m_run, const KernelParams &p) {
+  if (tile_max == NEG_INF) return true;
+  if (m_run == NEG_INF) return false;
+  return (tile_max - m_run) * p.scale_log2 < p.log2_lambda;
+}

@@ -1,0 +1,254 @@
+//! Kernel sources, NVRTC compilation for the exact device architecture, and the per-process
+//! and on-disk cubin caches (`$BLASST_CACHE_DIR`, default `$XDG_CACHE_HOME/blasst` or
+//! `~/.cache/blasst`).
+
+use crate::{Error, Result};
+use cudarc::nvrtc::sys as nv;
+use std::collections::HashMap;
+use std::ffi::{CStr, CString, c_char};
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+pub const COMMON: &str = include_str!("../../kernels/common.cuh");
+pub const PREFILL: &str = include_str!("../../kernels/prefill.cu");
+pub const DECODE: &str = include_str!("../../kernels/decode.cu");
+pub const MERGE: &str = include_str!("../../kernels/merge.cu");
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Family {
+    Prefill,
+    Decode,
+    Merge,
+}
+
+/// One compiled specialisation.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Variant {
+    pub family: Family,
+    pub bf16: bool,
+    pub head_dim: u32,
+    pub skip: bool,
+    pub paged: bool,
+}
+
+impl Variant {
+    /// The kernel's extern "C" name, e.g. `blasst_fwd_prefill_bf16_d128_skip_paged`.
+    pub fn name(&self) -> String {
+        let dt = if self.bf16 { "bf16" } else { "f16" };
+        match self.family {
+            Family::Merge => format!("blasst_merge_splits_{dt}_d{}", self.head_dim),
+            f => format!(
+                "blasst_fwd_{}_{dt}_d{}_{}{}",
+                if f == Family::Prefill {
+                    "prefill"
+                } else {
+                    "decode"
+                },
+                self.head_dim,
+                if self.skip { "skip" } else { "dense" },
+                if self.paged { "_paged" } else { "" }
+            ),
+        }
+    }
+
+    pub fn source(&self) -> String {
+        let body = match self.family {
+            Family::Prefill => PREFILL,
+            Family::Decode => DECODE,
+            Family::Merge => MERGE,
+        };
+        format!(
+            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define KERNEL_NAME {}\n{COMMON}\n{body}",
+            if self.bf16 {
+                "BLASST_BF16"
+            } else {
+                "BLASST_FP16"
+            },
+            self.head_dim,
+            self.skip as u32,
+            self.paged as u32,
+            self.name()
+        )
+    }
+
+    /// Every specialisation the library can launch.
+    pub fn all() -> Vec<Variant> {
+        let mut v = vec![];
+        for bf16 in [false, true] {
+            for head_dim in [64, 128] {
+                for family in [Family::Prefill, Family::Decode] {
+                    for skip in [false, true] {
+                        for paged in [false, true] {
+                            v.push(Variant {
+                                family,
+                                bf16,
+                                head_dim,
+                                skip,
+                                paged,
+                            });
+                        }
+                    }
+                }
+                v.push(Variant {
+                    family: Family::Merge,
+                    bf16,
+                    head_dim,
+                    skip: false,
+                    paged: false,
+                });
+            }
+        }
+        v
+    }
+}
+
+/// Whether NVRTC can be loaded (cudarc panics on a missing library: probe first).
+pub fn available() -> bool {
+    // SAFETY: only tries to dlopen candidate names.
+    unsafe { nv::is_culib_present() }
+}
+
+fn check(r: nv::nvrtcResult, what: &str) -> Result<()> {
+    if r == nv::nvrtcResult::NVRTC_SUCCESS {
+        Ok(())
+    } else {
+        // SAFETY: returns a static string.
+        let msg = unsafe { CStr::from_ptr(nv::nvrtcGetErrorString(r)) }
+            .to_string_lossy()
+            .into_owned();
+        Err(Error::Cuda(format!("{what}: {msg}")))
+    }
+}
+
+fn cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("BLASST_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(d).join("blasst"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("blasst"))
+}
+
+fn nvrtc_version() -> (i32, i32) {
+    let (mut a, mut b) = (0, 0);
+    // SAFETY: plain out-parameters.
+    unsafe { nv::nvrtcVersion(&mut a, &mut b) };
+    (a, b)
+}
+
+/// Compiles `v` for `arch` (e.g. "sm_90a") to a cubin. The NVRTC log is in the error.
+pub fn compile(v: &Variant, arch: &str) -> Result<Vec<u8>> {
+    if !available() {
+        return Err(Error::NoDevice(
+            "no NVRTC: libnvrtc.so.13 could not be loaded".into(),
+        ));
+    }
+    let src = CString::new(v.source()).unwrap();
+    let name = CString::new(format!("{}.cu", v.name())).unwrap();
+    let mut opts = vec![
+        format!("--gpu-architecture={arch}"),
+        "-std=c++17".into(),
+        "-lineinfo".into(),
+    ];
+    // BLASST_PTXAS_VERBOSE=1 prints ptxas' register and spill report of every compile.
+    let verbose = std::env::var_os("BLASST_PTXAS_VERBOSE").is_some();
+    if verbose {
+        opts.push("--ptxas-options=-v".into());
+    }
+    let opts: Vec<CString> = opts.into_iter().map(|s| CString::new(s).unwrap()).collect();
+    let opt_ptrs: Vec<*const c_char> = opts.iter().map(|s| s.as_ptr()).collect();
+    let mut prog: nv::nvrtcProgram = std::ptr::null_mut();
+    // SAFETY: valid C strings; the program is destroyed on every path below.
+    unsafe {
+        check(
+            nv::nvrtcCreateProgram(
+                &mut prog,
+                src.as_ptr(),
+                name.as_ptr(),
+                0,
+                std::ptr::null(),
+                std::ptr::null(),
+            ),
+            "nvrtcCreateProgram",
+        )?;
+        let res = nv::nvrtcCompileProgram(prog, opt_ptrs.len() as i32, opt_ptrs.as_ptr());
+        let out = if res != nv::nvrtcResult::NVRTC_SUCCESS {
+            let mut n = 0usize;
+            nv::nvrtcGetProgramLogSize(prog, &mut n);
+            let mut log = vec![0u8; n.max(1)];
+            nv::nvrtcGetProgramLog(prog, log.as_mut_ptr() as *mut c_char);
+            let log = String::from_utf8_lossy(&log[..n.saturating_sub(1)]).into_owned();
+            Err(Error::Cuda(format!(
+                "NVRTC failed to compile {} for {arch}:\n{log}",
+                v.name()
+            )))
+        } else {
+            if verbose {
+                let mut n = 0usize;
+                nv::nvrtcGetProgramLogSize(prog, &mut n);
+                let mut log = vec![0u8; n.max(1)];
+                nv::nvrtcGetProgramLog(prog, log.as_mut_ptr() as *mut c_char);
+                eprintln!(
+                    "{} ({arch}): {}",
+                    v.name(),
+                    String::from_utf8_lossy(&log[..n.saturating_sub(1)])
+                );
+            }
+            let mut n = 0usize;
+            check(nv::nvrtcGetCUBINSize(prog, &mut n), "nvrtcGetCUBINSize")?;
+            let mut bin = vec![0u8; n];
+            check(
+                nv::nvrtcGetCUBIN(prog, bin.as_mut_ptr() as *mut c_char),
+                "nvrtcGetCUBIN",
+            )?;
+            Ok(bin)
+        };
+        nv::nvrtcDestroyProgram(&mut prog);
+        out
+    }
+}
+
+/// Compiles with the per-process and on-disk caches.
+pub fn cubin(v: &Variant, arch: &str) -> Result<Arc<Vec<u8>>> {
+    static MEM: OnceLock<Mutex<HashMap<(Variant, String), Arc<Vec<u8>>>>> = OnceLock::new();
+    let mem = MEM.get_or_init(Default::default);
+    let key = (v.clone(), arch.to_string());
+    if let Some(b) = mem.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(b.clone());
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (v.source(), arch, nvrtc_version(), env!("CARGO_PKG_VERSION")).hash(&mut h);
+    let file =
+        cache_dir().map(|d| d.join(format!("{}-{arch}-{:016x}.cubin", v.name(), h.finish())));
+    if let Some(bin) = file.as_ref().and_then(|f| std::fs::read(f).ok()) {
+        crate::log::debug(&format!("loaded {} from the disk cache", v.name()));
+        let bin = Arc::new(bin);
+        mem.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, bin.clone());
+        return Ok(bin);
+    }
+    let t0 = std::time::Instant::now();
+    let bin = Arc::new(compile(v, arch)?);
+    crate::log::debug(&format!(
+        "compiled {} for {arch} in {:.2} s",
+        v.name(),
+        t0.elapsed().as_secs_f64()
+    ));
+    if let Some(f) = file {
+        // Best effort: write to a temporary name, then rename (concurrent processes race safely).
+        if let Some(dir) = f.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let tmp = f.with_extension(format!("tmp{}", std::process::id()));
+        if std::fs::write(&tmp, bin.as_slice()).is_ok() {
+            let _ = std::fs::rename(&tmp, &f);
+        }
+    }
+    mem.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, bin.clone());
+    Ok(bin)
+}
