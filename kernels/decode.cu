@@ -2,27 +2,24 @@
 //
 // One CTA = one work unit: (sequence, KV head, KV split). Its rows are the query tokens times
 // the query heads sharing the KV head (token-major), padded to MT*16 <= 64 rows; tiles are 64
-// keys; each of the 4 warps owns 16 keys of a tile for Q K^T and 1/4 of the head dim for P V.
+// keys, visited last to first; each of the 4 warps owns 16 keys of a tile for Q K^T and 1/4 of
+// the head dim for P V.
 //
-// Two passes, so that a skipped tile's V is never read:
-//   pass 1 streams K (cp.async, STAGES tiles ahead), computes S, the CTA-wide tile max, the
-//          skip vote, and for each accepted tile stores P = exp2(S - m) (element type) and the
-//          running max m in shared memory (at most CAP tiles: the plan guarantees it);
-//   pass 2 streams V of the accepted tiles only (STAGES ahead) and accumulates O += P V with
-//          the usual rescaling as m grows.
-// Splits write fp32 partial O and LSE to the workspace (merged by blasst_merge_splits) or, with
-// one split, the final output.
+// One software pipeline in which a skipped tile's V is never loaded: K is fetched STAGES tiles
+// ahead; tile `it` is scored and voted on; if accepted, P = exp2(S - m) goes to a small shared
+// ring and the load of V_it is issued right then, into the stage that K_it leaves; P V for tile
+// `it` runs STAGES iterations later, when V_it has arrived. One cp.async group per iteration
+// holds {K_{it+STAGES}, V_it}, so `wait_group<STAGES-1>` at the top of iteration `it` covers
+// both K_it and V_{it-STAGES}.
 
 #define DBN 64
 #define DWARPS 4
 #define DTHREADS (DWARPS * 32)
 #define CH (HEAD_DIM / 8)
 #define KV_TILE_BYTES (DBN * HEAD_DIM * 2)
-#define STAGE_AREA (48 * 1024)
-#define STAGES (STAGE_AREA / KV_TILE_BYTES)
-#define P_AREA (32 * 1024)
+#define STAGES (HEAD_DIM == 128 ? 3 : 5)
+#define PSLOTS (STAGES + 1)
 #define MAXROWS 64
-#define Q_AREA (MAXROWS * HEAD_DIM * 2)
 #define DW (HEAD_DIM / DWARPS)    // head-dim columns per warp in P V
 #define PCH 8                     // 16-byte chunks per P row (64 keys)
 
@@ -44,12 +41,16 @@ DEVI void load_kv_tile(const KernelParams &p, const Seq &s, int b, int kh, u32 d
 
 extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
-  const u32 sQ = smem_u32(smem);
-  const u32 sStage = sQ + Q_AREA;
-  const u32 sP = sStage + STAGE_AREA;
-  float *red = (float *)(smem + Q_AREA + STAGE_AREA + P_AREA);  // [DWARPS][MAXROWS]
-  float *m_tile = red + DWARPS * MAXROWS;                        // [CAP][MT*16]
-  int *tiles = (int *)(m_tile + P_AREA / (DBN * 2));             // [CAP]
+  const int MT = (p.block_m + 15) / 16;
+  const int rows_pad = MT * 16;
+  // Layout (host: decode_smem): K stages | V stages | Q | P ring | red | m ring.
+  const u32 sK = smem_u32(smem);
+  const u32 sV = sK + STAGES * KV_TILE_BYTES;
+  const u32 sQ = sV + STAGES * KV_TILE_BYTES;
+  const u32 sP = sQ + rows_pad * HEAD_DIM * 2;
+  const u32 p_slot_bytes = rows_pad * DBN * 2;
+  float *red = (float *)(smem + (sP - sK) + PSLOTS * p_slot_bytes);  // [DWARPS][MAXROWS]
+  float *m_ring = red + DWARPS * MAXROWS;                            // [PSLOTS][MAXROWS]
 
   const int split = blockIdx.x, kh = blockIdx.y, b = blockIdx.z;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -57,9 +58,6 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
   const int G = p.group;
   const int R = s.lq * G;
   if (R == 0) return;
-  const int MT = (p.block_m + 15) / 16;
-  const int rows_pad = MT * 16;
-  const int cap = P_AREA / (rows_pad * DBN * 2);
 
   const int total = (s.lk + DBN - 1) / DBN;
   const int limit = p.causal ? min(s.lq - 1 + s.lk - s.lq, s.lk - 1) : s.lk - 1;
@@ -79,123 +77,163 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
   }
   #pragma unroll
   for (int i = 0; i < STAGES; ++i) {
-    if (i < n) load_kv_tile<1>(p, s, b, kh, sStage + i * KV_TILE_BYTES, (hi - 1 - i) * DBN);
+    if (i < n) load_kv_tile<1>(p, s, b, kh, sK + i * KV_TILE_BYTES, (hi - 1 - i) * DBN);
     cp_async_commit();
   }
 
-  float m_run[4][2], lw[4][2];
+  float m_run[4][2], lw[4][2], m_acc[4][2];
+  float O[4][DW / 8][4];
   #pragma unroll
-  for (int mt = 0; mt < 4; ++mt) m_run[mt][0] = m_run[mt][1] = NEG_INF, lw[mt][0] = lw[mt][1] = 0.f;
-  int cnt = 0;
+  for (int mt = 0; mt < 4; ++mt) {
+    m_run[mt][0] = m_run[mt][1] = m_acc[mt][0] = m_acc[mt][1] = NEG_INF;
+    lw[mt][0] = lw[mt][1] = 0.f;
+    #pragma unroll
+    for (int dt = 0; dt < DW / 8; ++dt) O[mt][dt][0] = O[mt][dt][1] = O[mt][dt][2] = O[mt][dt][3] = 0.f;
+  }
+  u32 accepted = 0;  // bit (it % PSLOTS): tile of iteration it was accepted (uniform)
   u32 skipped = 0;
 
-  // ---- pass 1: K, scores, decisions, P ----
-  for (int it = 0; it < n; ++it) {
-    const int j = hi - 1 - it;
-    const u32 kbuf = sStage + (it % STAGES) * KV_TILE_BYTES;
+  for (int it = 0; it < n + STAGES; ++it) {
+    const int st = it % STAGES;
+    const u32 kbuf = sK + st * KV_TILE_BYTES, vbuf = sV + st * KV_TILE_BYTES;
     cp_async_wait<STAGES - 1>();
     __syncthreads();
+    bool accept = false;
     float S[4][2][4];
-    #pragma unroll
-    for (int mt = 0; mt < 4; ++mt) {
-      #pragma unroll
-      for (int nt = 0; nt < 2; ++nt) S[mt][nt][0] = S[mt][nt][1] = S[mt][nt][2] = S[mt][nt][3] = 0.f;
-      if (mt < MT) {
-        #pragma unroll
-        for (int ks = 0; ks < HEAD_DIM / 16; ++ks) {
-          u32 a[4], b0, b1, b2, b3;
-          ldmatrix_x4(a[0], a[1], a[2], a[3], sQ + swz(mt * 16 + lane % 16, ks * 2 + lane / 16, CH));
-          ldmatrix_x4(b0, b1, b2, b3, kbuf + swz(warp * 16 + lane % 8 + (lane / 16) * 8, ks * 2 + (lane / 8) % 2, CH));
-          mma16816(S[mt][0], a, b0, b1);
-          mma16816(S[mt][1], a, b2, b3);
-        }
-      }
-    }
-    // Mask and per-warp row maxima.
-    const int k0 = j * DBN + warp * 16;
-    #pragma unroll
-    for (int mt = 0; mt < 4; ++mt) {
-      if (mt >= MT) break;
-      #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        const int row = mt * 16 + lane / 4 + hh * 8;
-        const int lim = row < R ? (p.causal ? row / G + s.lk - s.lq : s.lk - 1) : -1;
-        float mx = NEG_INF;
-        #pragma unroll
-        for (int nt = 0; nt < 2; ++nt) {
-          #pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            const int key = k0 + nt * 8 + 2 * (lane % 4) + e;
-            if (!(key < s.lk && key <= lim)) S[mt][nt][hh * 2 + e] = NEG_INF;
-            mx = fmaxf(mx, S[mt][nt][hh * 2 + e]);
-          }
-        }
-        mx = warp_quad_max(mx);
-        if (lane % 4 == 0) red[warp * MAXROWS + row] = mx;
-      }
-    }
-    __syncthreads();
     float tmax[4][2];
-    bool vote = true;
-    #pragma unroll
-    for (int mt = 0; mt < 4; ++mt) {
+    if (it < n) {
+      const int j = hi - 1 - it;
       #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        const int row = mt * 16 + lane / 4 + hh * 8;
-        float t = NEG_INF;
+      for (int mt = 0; mt < 4; ++mt) {
+        #pragma unroll
+        for (int nt = 0; nt < 2; ++nt) S[mt][nt][0] = S[mt][nt][1] = S[mt][nt][2] = S[mt][nt][3] = 0.f;
         if (mt < MT) {
           #pragma unroll
-          for (int w = 0; w < DWARPS; ++w) t = fmaxf(t, red[w * MAXROWS + row]);
+          for (int ks = 0; ks < HEAD_DIM / 16; ++ks) {
+            u32 a[4], b0, b1, b2, b3;
+            ldmatrix_x4(a[0], a[1], a[2], a[3], sQ + swz(mt * 16 + lane % 16, ks * 2 + lane / 16, CH));
+            ldmatrix_x4(b0, b1, b2, b3, kbuf + swz(warp * 16 + lane % 8 + (lane / 16) * 8, ks * 2 + (lane / 8) % 2, CH));
+            mma16816(S[mt][0], a, b0, b1);
+            mma16816(S[mt][1], a, b2, b3);
+          }
         }
-        tmax[mt][hh] = t;
-#if SKIP
-        if (mt < MT) vote = vote && row_votes_skip(t, m_run[mt][hh], p);
-#endif
       }
-    }
-#if SKIP
-    const bool skip = __syncthreads_and(vote) != 0;  // also: K stage and red are free
-#else
-    (void)vote;
-    __syncthreads();
-    const bool skip = false;
-#endif
-    if (it + STAGES < n) load_kv_tile<1>(p, s, b, kh, kbuf, (hi - 1 - (it + STAGES)) * DBN);
-    cp_async_commit();
-    if (skip) {
-      ++skipped;
-      continue;
-    }
-    // Accept: P = exp2((S - m) * scale_log2) into the P area, slot cnt.
-    const u32 pslot = sP + (u32)cnt * (rows_pad * DBN * 2);
-    #pragma unroll
-    for (int mt = 0; mt < 4; ++mt) {
-      if (mt >= MT) break;
+      const int k0 = j * DBN + warp * 16;
       #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        const int row = mt * 16 + lane / 4 + hh * 8;
-        const float mn = fmaxf(m_run[mt][hh], tmax[mt][hh]);
-        const float ms = mn == NEG_INF ? 0.f : mn * p.scale_log2;
-        const float al = fast_exp2(m_run[mt][hh] * p.scale_log2 - ms);
-        float rs = 0.f;
+      for (int mt = 0; mt < 4; ++mt) {
+        if (mt >= MT) break;
         #pragma unroll
-        for (int nt = 0; nt < 2; ++nt) {
-          const float e0 = fast_exp2(S[mt][nt][hh * 2] * p.scale_log2 - ms);
-          const float e1 = fast_exp2(S[mt][nt][hh * 2 + 1] * p.scale_log2 - ms);
-          rs += e0 + e1;
-          const int key = warp * 16 + nt * 8 + 2 * (lane % 4);
-          asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(pslot + swz(row, key / 8, PCH) + (key % 8) * 2), "r"(pack2(e0, e1)));
+        for (int hh = 0; hh < 2; ++hh) {
+          const int row = mt * 16 + lane / 4 + hh * 8;
+          const int lim = row < R ? (p.causal ? row / G + s.lk - s.lq : s.lk - 1) : -1;
+          float mx = NEG_INF;
+          #pragma unroll
+          for (int nt = 0; nt < 2; ++nt) {
+            #pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              const int key = k0 + nt * 8 + 2 * (lane % 4) + e;
+              if (!(key < s.lk && key <= lim)) S[mt][nt][hh * 2 + e] = NEG_INF;
+              mx = fmaxf(mx, S[mt][nt][hh * 2 + e]);
+            }
+          }
+          mx = warp_quad_max(mx);
+          if (lane % 4 == 0) red[warp * MAXROWS + row] = mx;
         }
-        lw[mt][hh] = lw[mt][hh] * al + rs;
-        m_run[mt][hh] = mn;
-        if (warp == 0 && lane % 4 == 0) m_tile[cnt * rows_pad + row] = mn;
+      }
+      __syncthreads();
+      bool vote = true;
+      #pragma unroll
+      for (int mt = 0; mt < 4; ++mt) {
+        #pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          const int row = mt * 16 + lane / 4 + hh * 8;
+          float t = NEG_INF;
+          if (mt < MT) {
+            #pragma unroll
+            for (int w = 0; w < DWARPS; ++w) t = fmaxf(t, red[w * MAXROWS + row]);
+#if SKIP
+            vote = vote && row_votes_skip(t, m_run[mt][hh], p);
+#endif
+          }
+          tmax[mt][hh] = t;
+        }
+      }
+#if SKIP
+      accept = __syncthreads_and(vote) == 0;
+#else
+      (void)vote;
+      accept = true;
+#endif
+      if (!accept) ++skipped;
+    }
+    // P V for the tile of iteration it - STAGES (its V arrived with this iteration's wait).
+    const int old = it - STAGES;
+    if (old >= 0 && (accepted >> (old % PSLOTS) & 1u)) {
+      const u32 pslot = sP + (u32)(old % PSLOTS) * p_slot_bytes;
+      #pragma unroll
+      for (int mt = 0; mt < 4; ++mt) {
+        if (mt >= MT) break;
+        #pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          const float mnew = m_ring[(old % PSLOTS) * MAXROWS + mt * 16 + lane / 4 + hh * 8];
+          if (mnew > m_acc[mt][hh]) {
+            const float al = m_acc[mt][hh] == NEG_INF ? 0.f : fast_exp2((m_acc[mt][hh] - mnew) * p.scale_log2);
+            #pragma unroll
+            for (int dt = 0; dt < DW / 8; ++dt) O[mt][dt][hh * 2] *= al, O[mt][dt][hh * 2 + 1] *= al;
+            m_acc[mt][hh] = mnew;
+          }
+        }
+        #pragma unroll
+        for (int kk = 0; kk < DBN / 16; ++kk) {
+          u32 a[4];
+          ldmatrix_x4(a[0], a[1], a[2], a[3], pslot + swz(mt * 16 + lane % 16, kk * 2 + lane / 16, PCH));
+          #pragma unroll
+          for (int dp = 0; dp < DW / 16; ++dp) {
+            u32 b0, b1, b2, b3;
+            ldmatrix_x4_trans(b0, b1, b2, b3, vbuf + swz(kk * 16 + lane % 8 + ((lane / 8) % 2) * 8, (warp * DW) / 8 + dp * 2 + lane / 16, CH));
+            mma16816(O[mt][2 * dp], a, b0, b1);
+            mma16816(O[mt][2 * dp + 1], a, b2, b3);
+          }
+        }
       }
     }
-    if (threadIdx.x == 0) tiles[cnt] = j;
-    ++cnt;
+    if (accept) {
+      // P = exp2((S - m) * scale_log2) into slot it % PSLOTS (not the one just read).
+      const int slot = it % PSLOTS;
+      const u32 pslot = sP + (u32)slot * p_slot_bytes;
+      #pragma unroll
+      for (int mt = 0; mt < 4; ++mt) {
+        if (mt >= MT) break;
+        #pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          const int row = mt * 16 + lane / 4 + hh * 8;
+          const float mn = fmaxf(m_run[mt][hh], tmax[mt][hh]);
+          const float ms = mn == NEG_INF ? 0.f : mn * p.scale_log2;
+          const float al = fast_exp2(m_run[mt][hh] * p.scale_log2 - ms);
+          float rs = 0.f;
+          #pragma unroll
+          for (int nt = 0; nt < 2; ++nt) {
+            const float e0 = fast_exp2(S[mt][nt][hh * 2] * p.scale_log2 - ms);
+            const float e1 = fast_exp2(S[mt][nt][hh * 2 + 1] * p.scale_log2 - ms);
+            rs += e0 + e1;
+            const int key = warp * 16 + nt * 8 + 2 * (lane % 4);
+            asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(pslot + swz(row, key / 8, PCH) + (key % 8) * 2), "r"(pack2(e0, e1)));
+          }
+          lw[mt][hh] = lw[mt][hh] * al + rs;
+          m_run[mt][hh] = mn;
+          if (warp == 0 && lane % 4 == 0) m_ring[slot * MAXROWS + row] = mn;
+        }
+      }
+      accepted |= 1u << slot;
+    } else {
+      accepted &= ~(1u << (it % PSLOTS));
+    }
+    __syncthreads();  // K_it, V_{it-STAGES}, the old P slot and red are free
+    if (it + STAGES < n) load_kv_tile<1>(p, s, b, kh, kbuf, (hi - 1 - (it + STAGES)) * DBN);
+    if (accept) load_kv_tile<2>(p, s, b, kh, vbuf, (hi - 1 - it) * DBN);
+    cp_async_commit();
   }
   cp_async_wait<0>();
-  __syncthreads();
 
   // Row sums: quad, then across warps (all warps followed the same m sequence).
   #pragma unroll
@@ -208,58 +246,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
     }
   }
   __syncthreads();
-  // ---- pass 2: V of the accepted tiles only ----
-  #pragma unroll
-  for (int i = 0; i < STAGES; ++i) {
-    if (i < cnt) load_kv_tile<2>(p, s, b, kh, sStage + i * KV_TILE_BYTES, tiles[i] * DBN);
-    cp_async_commit();
-  }
-  float O[4][DW / 8][4];
-  float m_acc[4][2];
-  #pragma unroll
-  for (int mt = 0; mt < 4; ++mt) {
-    m_acc[mt][0] = m_acc[mt][1] = NEG_INF;
-    #pragma unroll
-    for (int dt = 0; dt < DW / 8; ++dt) O[mt][dt][0] = O[mt][dt][1] = O[mt][dt][2] = O[mt][dt][3] = 0.f;
-  }
-  for (int sl = 0; sl < cnt; ++sl) {
-    const u32 vbuf = sStage + (sl % STAGES) * KV_TILE_BYTES;
-    const u32 pslot = sP + (u32)sl * (rows_pad * DBN * 2);
-    cp_async_wait<STAGES - 1>();
-    __syncthreads();
-    #pragma unroll
-    for (int mt = 0; mt < 4; ++mt) {
-      if (mt >= MT) break;
-      #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        const float mt_new = m_tile[sl * rows_pad + mt * 16 + lane / 4 + hh * 8];
-        if (mt_new > m_acc[mt][hh]) {
-          const float al = m_acc[mt][hh] == NEG_INF ? 0.f : fast_exp2((m_acc[mt][hh] - mt_new) * p.scale_log2);
-          #pragma unroll
-          for (int dt = 0; dt < DW / 8; ++dt) O[mt][dt][hh * 2] *= al, O[mt][dt][hh * 2 + 1] *= al;
-          m_acc[mt][hh] = mt_new;
-        }
-      }
-      #pragma unroll
-      for (int kk = 0; kk < DBN / 16; ++kk) {
-        u32 a[4];
-        ldmatrix_x4(a[0], a[1], a[2], a[3], pslot + swz(mt * 16 + lane % 16, kk * 2 + lane / 16, PCH));
-        #pragma unroll
-        for (int dp = 0; dp < DW / 16; ++dp) {
-          u32 b0, b1, b2, b3;
-          ldmatrix_x4_trans(b0, b1, b2, b3, vbuf + swz(kk * 16 + lane % 8 + ((lane / 8) % 2) * 8, (warp * DW) / 8 + dp * 2 + lane / 16, CH));
-          mma16816(O[mt][2 * dp], a, b0, b1);
-          mma16816(O[mt][2 * dp + 1], a, b2, b3);
-        }
-      }
-    }
-    __syncthreads();  // everyone is done with this V stage
-    if (sl + STAGES < cnt) load_kv_tile<2>(p, s, b, kh, vbuf, tiles[sl + STAGES] * DBN);
-    cp_async_commit();
-  }
-  cp_async_wait<0>();
 
-  // Epilogue.
   const i64 rows_total = (i64)p.batch * p.max_lq;
   #pragma unroll
   for (int mt = 0; mt < 4; ++mt) {
@@ -284,10 +271,8 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
         const i64 wrow = ((i64)split * rows_total + (i64)b * p.max_lq + tok) * p.hq + head;
         float *dst = p.ws_o + wrow * HEAD_DIM + warp * DW;
         #pragma unroll
-        for (int dt = 0; dt < DW / 8; ++dt) {
-          dst[dt * 8 + 2 * (lane % 4)] = O[mt][dt][hh * 2] * inv;
-          dst[dt * 8 + 2 * (lane % 4) + 1] = O[mt][dt][hh * 2 + 1] * inv;
-        }
+        for (int dt = 0; dt < DW / 8; ++dt)
+          *(float2 *)(dst + dt * 8 + 2 * (lane % 4)) = make_float2(O[mt][dt][hh * 2] * inv, O[mt][dt][hh * 2 + 1] * inv);
         if (warp == 0 && lane % 4 == 0) p.ws_lse[wrow] = lse;
       }
     }
@@ -296,5 +281,4 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
     atomicAdd(p.stats, (u64)n);
     atomicAdd(p.stats + 1, (u64)skipped);
   }
-  (void)cap;
 }

@@ -146,7 +146,7 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
                 hq: 4,
                 hkv: 2,
                 d,
-                lq: vec![130, 64],
+                lq: vec![130, 130],
                 lk: vec![500, 333],
                 causal,
                 layout: Layout::Paged(16),

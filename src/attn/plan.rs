@@ -8,10 +8,9 @@
 //! * decode (`max_seqlen_q <= 8` and `max_seqlen_q * group <= 64`): the query tokens of a
 //!   sequence times the query heads that share a KV head are packed into one tile of rows,
 //!   64 keys per tile, last to first, and the KV range is split so that about 264 work units
-//!   (2 per multiprocessor of an H100/H200) run at once, with at least 4 tiles per split, and
-//!   so that no split holds more tiles than the decode kernel keeps in shared memory
-//!   (`256 / rows_padded_to_16`). The split count depends only on the call's sizes, never on
-//!   the device, so the CPU reproduces it exactly. Other calls use the prefill plan.
+//!   (2 per multiprocessor of an H100/H200) run at once, with at least 4 tiles per split. The
+//!   split count depends only on the call's sizes, never on the device, so the CPU reproduces
+//!   it exactly. Other calls use the prefill plan.
 
 use super::{AttnParams, AttnPlanInfo, Desc, Device, Phase};
 use crate::{Result, invalid};
@@ -25,11 +24,6 @@ const DECODE_TARGET_UNITS: usize = 264;
 const DECODE_MIN_TILES_PER_SPLIT: usize = 4;
 const MAX_SPLITS: usize = 128;
 
-/// KV tiles one decode work unit can hold: the decode kernel keeps P of every accepted tile
-/// of its split in 32 KiB of shared memory.
-pub fn decode_tile_capacity(rows: usize) -> usize {
-    32 * 1024 / (rows.div_ceil(16) * 16 * DECODE_BLOCK_N as usize * 2)
-}
 
 pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     if d.max_lq > DECODE_MAX_SEQLEN_Q || d.max_lq * d.group > DECODE_MAX_BLOCK_M {
@@ -48,12 +42,10 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let units = d.batch * d.hkv * row_tiles;
     let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
     let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
-    let capacity = decode_tile_capacity(block_m);
     let splits = DECODE_TARGET_UNITS
         .div_ceil(units)
         .min(max_by_len)
-        .clamp(1, MAX_SPLITS)
-        .max(kv_tiles.div_ceil(capacity));
+        .clamp(1, MAX_SPLITS);
     AttnPlanInfo {
         phase: Phase::Decode.as_u32(),
         block_m: block_m as u32,

@@ -230,8 +230,13 @@ pub fn prefill_smem(head_dim: usize) -> usize {
     4 * 128 * head_dim * 2
 }
 
-pub fn decode_smem(head_dim: usize) -> usize {
-    64 * head_dim * 2 + 48 * 1024 + 32 * 1024 + 4 * 64 * 4 + 256 * 4 + 64 * 4
+/// Must match the layout in kernels/decode.cu: K and V stages, Q, the P ring, the row-max
+/// exchange and the m ring.
+pub fn decode_smem(head_dim: usize, rows: usize) -> usize {
+    let stages = if head_dim == 128 { 3 } else { 5 };
+    let rows_pad = rows.div_ceil(16) * 16;
+    let tile = 64 * head_dim * 2;
+    2 * stages * tile + rows_pad * head_dim * 2 + (stages + 1) * rows_pad * 64 * 2 + 4 * 64 * 4 + (stages + 1) * 64 * 4
 }
 
 fn launch(
@@ -352,8 +357,8 @@ pub unsafe fn run(p: &AttnParams, d: &Desc, stream: *mut c_void) -> Result<()> {
         }
         Phase::Decode => {
             let v = variant(Family::Decode);
-            let smem = decode_smem(d.head_dim);
-            let f = function(&ctx, &v, smem)?;
+            let smem = decode_smem(d.head_dim, d.plan.block_m as usize);
+            let f = function(&ctx, &v, decode_smem(d.head_dim, 64))?;
             let splits = d.plan.num_kv_splits as usize;
             let grid = (splits as u32, d.hkv as u32, d.batch as u32);
             if splits == 1 {

@@ -1,0 +1,242 @@
+"""Side-by-side benchmark on the GPU machine (SPEC section 10): blasst dense, blasst with
+Skip-Softmax at several sparsities, PyTorch SDPA flash and cuDNN, same inputs, one run.
+
+Prefill: bf16, d = 128, 32 heads, batch 1, S = 4K..32K, causal and not -> TFLOP/s
+(4*Lq*Lk*H*D per sequence, halved for causal). Decode: bf16, d = 128, 32/8 heads,
+(batch, KV) = (1, 128K), (16, 32K), (64, 8K), contiguous and paged -> GB/s of K+V read.
+Sparse rows use the structured generator (sink, local window, retrieval blocks, noise); the
+skipped-tile fraction is the kernel's own counter. Writes a JSON file and a PNG plot.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(__file__))
+from blasst_ctypes import Blasst  # noqa: E402
+
+try:
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+except ImportError:  # pragma: no cover
+    SDPBackend = sdpa_kernel = None
+
+
+def timeit(fn, warmup=3, iters=10):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b))
+    times.sort()
+    return times[len(times) // 2] * 1e-3  # median, seconds
+
+
+def structured(B, S, H, Hkv, D, hot_fraction, margin=12.0, seed=0, Sq=None, spread=False):
+    """q [B, Sq, H, D], k/v [B, S, Hkv, D]: hot keys carry q's hot channel (margin nats above
+    the N(0,1) noise). Hot 64-key blocks: the first (sink), the last (local window) and random
+    (or evenly spread) retrieval blocks up to hot_fraction; 4 hot keys per hot block."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    Sq = S if Sq is None else Sq
+    c = math.sqrt(margin * math.sqrt(D))
+    q = torch.randn(B, Sq, H, D, device="cuda", generator=g)
+    k = torch.randn(B, S, Hkv, D, device="cuda", generator=g)
+    v = torch.randn(B, S, Hkv, D, device="cuda", generator=g)
+    q[..., 0] = c
+    nb = (S + 63) // 64
+    if spread:
+        step = max(1, round(1 / max(hot_fraction, 1e-6)))
+        hb = torch.zeros(B, Hkv, nb, dtype=torch.bool, device="cuda")
+        hb[..., ::step] = True
+    else:
+        hb = torch.rand(B, Hkv, nb, device="cuda", generator=g) < hot_fraction
+    hb[..., 0] = True
+    hb[..., -1] = True
+    off = torch.randint(0, 64, (B, Hkv, nb, 4), device="cuda", generator=g)
+    keys = (torch.arange(nb, device="cuda").view(1, 1, nb, 1) * 64 + off).clamp(max=S - 1)
+    hot = torch.zeros(B, Hkv, S, dtype=torch.bool, device="cuda")
+    hot.scatter_(2, keys.flatten(2), hb.unsqueeze(-1).expand_as(keys).flatten(2))
+    k[..., 0] = torch.where(hot.transpose(1, 2), c, 0.0)
+    return q.bfloat16(), k.bfloat16(), v.bfloat16()
+
+
+def sdpa(q, k, v, causal, backend):
+    qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+    gqa = qt.shape[1] != kt.shape[1]
+    with sdpa_kernel(backend):
+        return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal, enable_gqa=gqa)
+
+
+def bench_prefill(bl, sizes, rows):
+    H, D = 32, 128
+    for S in sizes:
+        for causal in (False, True):
+            flops = 4 * S * S * H * D / (2 if causal else 1)
+            o = torch.empty(1, S, H, D, device="cuda", dtype=torch.bfloat16)
+            stats = torch.zeros(2, dtype=torch.int64, device="cuda")
+            # Dense rows on random Gaussian inputs.
+            q = torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16)
+            k = torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16)
+            v = torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16)
+            p = bl.params(q, k, v, o, causal=causal)
+            t = timeit(lambda: bl.run(p))
+            dense_t = t
+            ref = o.clone()
+            base = dict(kind="prefill", S=S, causal=causal)
+            rows.append(dict(base, impl="blasst dense", t_ms=t * 1e3, tflops=flops / t / 1e12, skipped=0.0))
+            stats.zero_()
+            p = bl.params(q, k, v, o, causal=causal, factor=1e-30 * S, stats=stats)
+            t = timeit(lambda: bl.run(p))
+            s = stats.tolist()
+            rows.append(dict(base, impl="blasst skip, nothing skipped", t_ms=t * 1e3, tflops=flops / t / 1e12,
+                             skipped=s[1] / max(1, s[0]), vs_dense=dense_t / t,
+                             err=(o.float() - ref.float()).abs().max().item()))
+            for name, backend in (("torch flash", SDPBackend.FLASH_ATTENTION), ("torch cudnn", SDPBackend.CUDNN_ATTENTION)):
+                try:
+                    out = sdpa(q, k, v, causal, backend)
+                    t = timeit(lambda: sdpa(q, k, v, causal, backend))
+                    err = (out.transpose(1, 2).float() - ref.float()).abs().max().item()
+                    rows.append(dict(base, impl=name, t_ms=t * 1e3, tflops=flops / t / 1e12, err_vs_blasst=err))
+                except Exception as e:  # noqa: BLE001
+                    rows.append(dict(base, impl=name, error=str(e)[:200]))
+            # Sparse rows on structured inputs.
+            for hot in (0.5, 0.3, 0.15, 0.08):
+                q, k, v = structured(1, S, H, H, D, hot, seed=S)
+                p = bl.params(q, k, v, o, causal=causal)
+                td = timeit(lambda: bl.run(p))
+                ref = o.clone()
+                for thr in (1e-3,):
+                    stats.zero_()
+                    p = bl.params(q, k, v, o, causal=causal, factor=thr * S, stats=stats)
+                    bl.run(p)
+                    torch.cuda.synchronize()
+                    s = stats.tolist()
+                    frac = s[1] / max(1, s[0])
+                    err = (o.float() - ref.float()).abs().max().item()
+                    t = timeit(lambda: bl.run(p))
+                    rows.append(dict(base, impl=f"blasst skip hot={hot} thr={thr}", t_ms=t * 1e3,
+                                     tflops=flops / t / 1e12, skipped=frac, vs_dense=td / t, err=err,
+                                     dense_ms_same_input=td * 1e3))
+            print(json.dumps([r for r in rows if r.get("S") == S and r.get("causal") == causal]), flush=True)
+
+
+def bench_decode(bl, configs, rows, page_size=64):
+    Hq, Hkv, D = 32, 8, 128
+    for B, L in configs:
+        for paged in (False, True):
+            kvbytes = 2 * B * L * Hkv * D * 2
+            base = dict(kind="decode", B=B, L=L, paged=paged)
+            for hot in (None, 0.5, 0.25, 0.12):
+                if hot is None:
+                    q = torch.randn(B, 1, Hq, D, device="cuda", dtype=torch.bfloat16)
+                    k = torch.randn(B, L, Hkv, D, device="cuda", dtype=torch.bfloat16)
+                    v = torch.randn(B, L, Hkv, D, device="cuda", dtype=torch.bfloat16)
+                else:
+                    q, k, v = structured(B, L, Hq, Hkv, D, hot, seed=L + B, Sq=1, spread=True)
+                o = torch.empty(B, 1, Hq, D, device="cuda", dtype=torch.bfloat16)
+                kw = {}
+                kk, vv = k, v
+                if paged:
+                    per = L // page_size
+                    perm = torch.randperm(B * per, device="cuda")
+                    table = perm.view(B, per).int().contiguous()
+                    kp = torch.empty(B * per, page_size, Hkv, D, device="cuda", dtype=k.dtype)
+                    vp = torch.empty_like(kp)
+                    kp[perm] = k.reshape(B * per, page_size, Hkv, D)
+                    vp[perm] = v.reshape(B * per, page_size, Hkv, D)
+                    seqused = torch.full((B,), L, dtype=torch.int32, device="cuda")
+                    kw = dict(block_table=table, page_size=page_size, num_pages=B * per, seqused=seqused, max_seqlen_kv=L)
+                    kk, vv = kp, vp
+                p = bl.params(q, kk, vv, o, **kw)
+                td = timeit(lambda: bl.run(p), iters=20)
+                ref = o.clone()
+                if hot is None:
+                    rows.append(dict(base, impl="blasst dense", t_us=td * 1e6, gbs=kvbytes / td / 1e9, skipped=0.0))
+                    if not paged:
+                        try:
+                            out = sdpa(q, k, v, False, [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION,
+                                                        SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])
+                            t = timeit(lambda: sdpa(q, k, v, False, [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION,
+                                                                     SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]), iters=20)
+                            err = (out.transpose(1, 2).float() - ref.float()).abs().max().item()
+                            rows.append(dict(base, impl="torch sdpa", t_us=t * 1e6, gbs=kvbytes / t / 1e9, err_vs_blasst=err))
+                        except Exception as e:  # noqa: BLE001
+                            rows.append(dict(base, impl="torch sdpa", error=str(e)[:200]))
+                    continue
+                stats = torch.zeros(2, dtype=torch.int64, device="cuda")
+                p = bl.params(q, kk, vv, o, factor=1e-3 * L, stats=stats, **kw)
+                bl.run(p)
+                torch.cuda.synchronize()
+                s = stats.tolist()
+                err = (o.float() - ref.float()).abs().max().item()
+                t = timeit(lambda: bl.run(p), iters=20)
+                rows.append(dict(base, impl=f"blasst skip hot={hot}", t_us=t * 1e6, gbs=kvbytes / t / 1e9,
+                                 skipped=s[1] / max(1, s[0]), vs_dense=td / t, err=err, dense_us_same_input=td * 1e6))
+            print(json.dumps([r for r in rows if r.get("B") == B and r.get("L") == L and r.get("paged") == paged]), flush=True)
+
+
+def copy_bandwidth():
+    x = torch.empty(2 * 1024**3, dtype=torch.uint8, device="cuda")
+    y = torch.empty_like(x)
+    t = timeit(lambda: y.copy_(x))
+    return 2 * x.numel() / t / 1e9
+
+
+def plot(rows, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, kind in zip(axes, ("prefill", "decode")):
+        pts = [r for r in rows if r.get("kind") == kind and "vs_dense" in r and r["skipped"] > 0.01]
+        xs = [r["skipped"] for r in pts]
+        ys = [r["vs_dense"] for r in pts]
+        ax.scatter(xs, ys, s=14)
+        s = [i / 100 for i in range(0, 96)]
+        bound = [1 / (1 - x / 2) for x in s]  # Q K^T (prefill) or K (decode) always runs
+        ax.plot(s, bound, "k--", lw=0.8, label="ceiling 1/(1 - s/2)")
+        ax.set_xlabel("measured skipped-tile fraction")
+        ax.set_ylabel("speedup vs blasst dense")
+        ax.set_title(f"{kind} (H200, bf16, d=128)")
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", default="target/release/libblasst.so")
+    ap.add_argument("--out", default=os.environ.get("OUT", "."))
+    ap.add_argument("--quick", action="store_true")
+    a = ap.parse_args()
+    bl = Blasst(a.lib)
+    rows = []
+    info = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, blasst=bl.version,
+                date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+    info["copy_gbs"] = copy_bandwidth()
+    print(json.dumps(info), flush=True)
+    sizes = [4096, 8192] if a.quick else [4096, 8192, 16384, 32768]
+    bench_prefill(bl, sizes, rows)
+    configs = [(1, 131072), (16, 32768), (64, 8192)]
+    bench_decode(bl, configs, rows)
+    with open(os.path.join(a.out, "bench.json"), "w") as f:
+        json.dump(dict(info=info, rows=rows), f, indent=1)
+    plot(rows, os.path.join(a.out, "speedup_vs_sparsity.png"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""ctypes binding of libblasst.so's attention call, for benchmarks on the GPU machine.
+
+The struct mirrors include/blasst.h (blasst_attn_params); its size is checked against
+blasst_attn_params_init at load time.
+"""
+import ctypes as C
+
+import torch
+
+BF16, F16 = 1, 0
+CUDA = 0
+
+
+class Params(C.Structure):
+    _fields_ = [
+        ("struct_size", C.c_uint32), ("device", C.c_uint32), ("dtype", C.c_uint32),
+        ("batch_size", C.c_uint32), ("num_q_heads", C.c_uint32), ("num_kv_heads", C.c_uint32),
+        ("head_dim", C.c_uint32), ("max_seqlen_q", C.c_uint32), ("max_seqlen_kv", C.c_uint32),
+        ("causal", C.c_uint32), ("softmax_scale", C.c_float), ("threshold_scale_factor", C.c_float),
+        ("q", C.c_void_p), ("q_batch_stride", C.c_int64), ("q_row_stride", C.c_int64), ("q_head_stride", C.c_int64),
+        ("k", C.c_void_p), ("k_batch_stride", C.c_int64), ("k_row_stride", C.c_int64), ("k_head_stride", C.c_int64),
+        ("v", C.c_void_p), ("v_batch_stride", C.c_int64), ("v_row_stride", C.c_int64), ("v_head_stride", C.c_int64),
+        ("o", C.c_void_p), ("o_batch_stride", C.c_int64), ("o_row_stride", C.c_int64), ("o_head_stride", C.c_int64),
+        ("cu_seqlens_q", C.c_void_p), ("cu_seqlens_kv", C.c_void_p), ("seqused_kv", C.c_void_p),
+        ("block_table", C.c_void_p), ("block_table_stride", C.c_int64), ("page_size", C.c_uint32),
+        ("lse", C.c_void_p), ("skip_stats", C.c_void_p), ("workspace", C.c_void_p), ("workspace_size", C.c_size_t),
+        ("plan", C.c_void_p), ("num_pages", C.c_uint32),
+    ]
+
+
+class Plan(C.Structure):
+    _fields_ = [(n, C.c_uint32) for n in ("struct_size", "phase", "block_m", "block_n", "num_kv_splits", "reverse_kv")]
+
+
+class Blasst:
+    def __init__(self, path):
+        self.lib = C.CDLL(path)
+        self.lib.blasst_last_error.restype = C.c_char_p
+        self.lib.blasst_version.restype = C.c_char_p
+        p = Params()
+        self.lib.blasst_attn_params_init(C.byref(p))
+        assert p.struct_size == C.sizeof(Params), (p.struct_size, C.sizeof(Params))
+        self.version = self.lib.blasst_version().decode()
+
+    def params(self, q, k, v, o, causal=False, factor=0.0, stats=None, lse=None,
+               seqused=None, block_table=None, page_size=0, num_pages=0, max_seqlen_kv=None):
+        """q, o: [B, Sq, Hq, D]; k, v: [B, Sk, Hkv, D] or page pools [P, page, Hkv, D]."""
+        p = Params()
+        self.lib.blasst_attn_params_init(C.byref(p))
+        p.device = CUDA
+        p.dtype = BF16 if q.dtype == torch.bfloat16 else F16
+        B, Sq, Hq, D = q.shape
+        p.batch_size, p.num_q_heads, p.num_kv_heads, p.head_dim = B, Hq, k.shape[2], D
+        p.max_seqlen_q = Sq
+        p.max_seqlen_kv = max_seqlen_kv if max_seqlen_kv is not None else k.shape[1]
+        p.causal = int(causal)
+        p.threshold_scale_factor = factor
+        for name, t in (("q", q), ("k", k), ("v", v), ("o", o)):
+            setattr(p, name, t.data_ptr())
+            bs, rs, hs, ds = t.stride()
+            assert ds == 1
+            setattr(p, name + "_batch_stride", bs)
+            setattr(p, name + "_row_stride", rs)
+            setattr(p, name + "_head_stride", hs)
+        if stats is not None:
+            p.skip_stats = stats.data_ptr()
+        if lse is not None:
+            p.lse = lse.data_ptr()
+        if seqused is not None:
+            p.seqused_kv = seqused.data_ptr()
+        if block_table is not None:
+            p.block_table = block_table.data_ptr()
+            p.block_table_stride = block_table.stride(0)
+            p.page_size = page_size
+            p.num_pages = num_pages
+        return p
+
+    def run(self, p, stream=None):
+        s = torch.cuda.current_stream().cuda_stream if stream is None else stream
+        st = self.lib.blasst_attn_run(C.byref(p), C.c_void_p(s))
+        if st != 0:
+            raise RuntimeError(f"blasst_attn_run: status {st}: {self.lib.blasst_last_error().decode()}")
+
+    def plan(self, p):
+        out = Plan()
+        st = self.lib.blasst_attn_plan(C.byref(p), C.byref(out))
+        if st != 0:
+            raise RuntimeError(self.lib.blasst_last_error().decode())
+        return out
