@@ -159,7 +159,9 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
         }
       }
 #if SKIP
-      accept = __syncthreads_and(vote) == 0;
+      // Every warp read the maxima of all rows and holds the same running maxima, so a
+      // warp-level vote already gives the CTA-wide decision.
+      accept = !__all_sync(0xffffffffu, vote);
 #else
       (void)vote;
       accept = true;

@@ -37,6 +37,9 @@ DEVI void load_tile(const KernelParams &p, const Seq &s, int b, int head, u32 ds
 
 extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
+#if SKIP
+  __shared__ __align__(8) unsigned char vflags[2 * NWARPS];
+#endif
   const u32 sQ = smem_u32(smem);
   const u32 sK = sQ + TILE_BYTES;
   const u32 sV = sK + TILE_BYTES;  // two buffers
@@ -118,8 +121,13 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     mx0 = warp_quad_max(mx0);
     mx1 = warp_quad_max(mx1);
 #if SKIP
-    const bool vote = row_votes_skip(mx0, m0, p) && row_votes_skip(mx1, m1, p);
-    const bool skip = __syncthreads_and(vote) != 0;  // also: everyone is done reading sK
+    // Each warp agrees on its 16 rows, publishes one flag, and the barrier that frees sK also
+    // publishes the flags (double-buffered by tile parity). A plain bar.sync plus 8 bytes of
+    // shared memory is cheaper than a reduction barrier.
+    const bool wvote = __all_sync(0xffffffffu, row_votes_skip(mx0, m0, p) && row_votes_skip(mx1, m1, p));
+    if (lane == 0) vflags[(j & 1) * NWARPS + warp] = wvote ? 1 : 0;
+    __syncthreads();  // also: everyone is done reading sK
+    const bool skip = *(const volatile u64 *)(vflags + (j & 1) * NWARPS) == 0x0101010101010101ull;
 #else
     __syncthreads();  // everyone is done reading sK
     const bool skip = false;

@@ -7,8 +7,10 @@
 //!   the running maximum first).
 //! * decode (`max_seqlen_q <= 8` and `max_seqlen_q * group <= 64`): the query tokens of a
 //!   sequence times the query heads that share a KV head are packed into one tile of rows,
-//!   64 keys per tile, last to first, and the KV range is split so that about 264 work units
-//!   (2 per multiprocessor of an H100/H200) run at once, with at least 4 tiles per split. The
+//!   64 keys per tile, last to first, and the KV range is split so that at least about 1056
+//!   work units exist (4 waves of 2 per multiprocessor of an H100/H200, so the last wave is
+//!   not mostly empty), with at least 16 tiles per split (each split has its own running max,
+//!   and short splits lose sparsity to their first tiles). The
 //!   split count depends only on the call's sizes, never on the device, so the CPU reproduces
 //!   it exactly. Other calls use the prefill plan.
 
@@ -20,8 +22,8 @@ pub const PREFILL_BLOCK_M: u32 = 128;
 pub const PREFILL_BLOCK_N: u32 = 128;
 pub const DECODE_MAX_BLOCK_M: usize = 64;
 pub const DECODE_BLOCK_N: u32 = 64;
-const DECODE_TARGET_UNITS: usize = 264;
-const DECODE_MIN_TILES_PER_SPLIT: usize = 4;
+const DECODE_TARGET_UNITS: usize = 1056;
+const DECODE_MIN_TILES_PER_SPLIT: usize = 16;
 const MAX_SPLITS: usize = 128;
 
 

@@ -392,7 +392,7 @@ pub unsafe fn run(p: &AttnParams, d: &Desc, stream: *mut c_void) -> Result<()> {
                     launch(
                         fm,
                         mgrid,
-                        (d.head_dim / 2) as u32,
+                        d.head_dim as u32, // kernels/merge.cu: HEAD_DIM threads
                         0,
                         stream,
                         &kp,
