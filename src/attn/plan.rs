@@ -2,7 +2,7 @@
 //! printed, tested and handed to the CPU reference (FlashInfer's plan/run split).
 //!
 //! Default plans (the GPU kernels are built for exactly these):
-//! * prefill (`max_seqlen_q > 8`): 128 query rows x 128 keys per tile, one KV split, KV tiles
+//! * prefill (`max_seqlen_q > 8`): 128 query rows x 64 keys per tile, one KV split, KV tiles
 //!   visited last to first (so for causal calls the diagonal, usually the hottest tile, sets
 //!   the running maximum first).
 //! * decode (`max_seqlen_q <= 8` and `max_seqlen_q * group <= 64`): the query tokens of a
@@ -19,7 +19,7 @@ use crate::{Result, invalid};
 
 pub const DECODE_MAX_SEQLEN_Q: usize = 8;
 pub const PREFILL_BLOCK_M: u32 = 128;
-pub const PREFILL_BLOCK_N: u32 = 128;
+pub const PREFILL_BLOCK_N: u32 = 64;
 pub const DECODE_MAX_BLOCK_M: usize = 64;
 pub const DECODE_BLOCK_N: u32 = 64;
 const DECODE_TARGET_UNITS: usize = 1056;

@@ -222,12 +222,12 @@ struct KernelParams {
     block_m: i32,
 }
 
-pub const PREFILL_THREADS: u32 = 256;
+pub const PREFILL_THREADS: u32 = 128;
 pub const DECODE_THREADS: u32 = 128;
 
 pub fn prefill_smem(head_dim: usize) -> usize {
-    // Q, K and two V tiles of 128 rows.
-    4 * 128 * head_dim * 2
+    // Q (128 rows), K and two V tiles of 64 rows.
+    (128 + 3 * 64) * head_dim * 2
 }
 
 /// Must match the layout in kernels/decode.cu: K and V stages, Q, the P ring, the row-max
