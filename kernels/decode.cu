@@ -2,8 +2,9 @@
 //
 // One CTA = one work unit: (sequence, KV head, KV split). Its rows are the query tokens times
 // the query heads sharing the KV head (token-major), padded to MT*16 <= 64 rows; tiles are 64
-// keys, visited last to first; each of the 4 warps owns 16 keys of a tile for Q K^T and 1/4 of
-// the head dim for P V.
+// keys, visited last to first; each of the 8 warps owns 8 keys of a tile for Q K^T and 1/8 of
+// the head dim for P V (small per-warp work, 16 warps per SM to hide latency: decode is issue-
+// and latency-bound long before it is bandwidth-bound at this occupancy).
 //
 // One software pipeline in which a skipped tile's V is never loaded: K is fetched STAGES tiles
 // ahead; tile `it` is scored and voted on; if accepted, P = exp2(S - m) goes to a small shared
@@ -13,7 +14,7 @@
 // both K_it and V_{it-STAGES}.
 
 #define DBN 64
-#define DWARPS 4
+#define DWARPS 8
 #define DTHREADS (DWARPS * 32)
 #define CH (HEAD_DIM / 8)
 #define KV_TILE_BYTES (DBN * HEAD_DIM * 2)
@@ -23,20 +24,54 @@
 #define DW (HEAD_DIM / DWARPS)    // head-dim columns per warp in P V
 #define PCH 8                     // 16-byte chunks per P row (64 keys)
 
-template <int WHICH>  // 1 = k, 2 = v
-DEVI void load_kv_tile(const KernelParams &p, const Seq &s, int b, int kh, u32 dst, int row0) {
-  const int tid = threadIdx.x;
-  const int chunk = tid % CH;
+// Per-thread load plan for 64-row K/V tiles: the thread copies chunk `chunk` of rows
+// r0 + i * RSTEP (i < NLOAD). Shared-memory offsets are the same for every tile (RSTEP is a
+// multiple of 8, so the swizzle pattern repeats).
+#define RSTEP (DTHREADS / CH)
+#define NLOAD (DBN / RSTEP)
+
+struct KvLoader {
+  const u16 *base;  // row 0 of this (sequence, KV head), this thread's first row and chunk
+  i64 rs;           // row stride
+  u32 dst0;         // shared offset of this thread's first chunk within a tile
+  int r0;           // this thread's first row within a tile
+};
+
+DEVI KvLoader make_loader(const KernelParams &p, const Seq &s, int b, int kh, const u16 *tensor, i64 bs, i64 rs, i64 hs) {
+  KvLoader L;
+  const int chunk = threadIdx.x % CH;
+  L.r0 = threadIdx.x / CH;
+  L.rs = rs;
+  L.dst0 = swz(L.r0, chunk, CH);
+#if PAGED
+  L.base = tensor + (i64)kh * hs + chunk * 8;
+  (void)bs; (void)s; (void)b;
+#else
+  L.base = tensor + (p.cu_kv ? (i64)s.kv_start * rs : (i64)b * bs) + (i64)kh * hs + (i64)L.r0 * rs + chunk * 8;
+#endif
+  return L;
+}
+
+DEVI void load_kv_tile(const KernelParams &p, const Seq &s, int b, const KvLoader &L, i64 bs, u32 dst, int row0) {
+  const bool full = row0 + DBN <= s.lk;
+#if PAGED
   #pragma unroll
-  for (int i = 0; i < DBN * CH / DTHREADS; ++i) {
-    const int r = tid / CH + i * (DTHREADS / CH);
-    const int pos = row0 + r;
-    const bool valid = pos < s.lk;
-    const u16 *src = WHICH == 1
-        ? p.k + (valid ? kv_offset(p, s, b, pos, kh, p.k_batch_stride, p.k_row_stride, p.k_head_stride) : 0)
-        : p.v + (valid ? kv_offset(p, s, b, pos, kh, p.v_batch_stride, p.v_row_stride, p.v_head_stride) : 0);
-    cp_async16(dst + swz(r, chunk, CH), src + chunk * 8, valid);
+  for (int i = 0; i < NLOAD; ++i) {
+    const int pos = row0 + L.r0 + i * RSTEP;
+    const bool valid = full || pos < s.lk;
+    const int page = valid ? p.block_table[(i64)b * p.block_table_stride + (pos >> p.page_size_log2)] : 0;
+    const u16 *src = L.base + (i64)page * bs + (i64)(pos & ((1 << p.page_size_log2) - 1)) * L.rs;
+    cp_async16(dst + L.dst0 + i * RSTEP * CH * 16, valid ? src : L.base, valid);
   }
+#else
+  (void)bs; (void)b;
+  const u16 *src = L.base + (i64)row0 * L.rs;
+  #pragma unroll
+  for (int i = 0; i < NLOAD; ++i) {
+    const bool valid = full || row0 + L.r0 + i * RSTEP < s.lk;
+    cp_async16(dst + L.dst0 + i * RSTEP * CH * 16, valid ? src + (i64)i * RSTEP * L.rs : L.base, valid);
+  }
+#endif
 }
 
 extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const KernelParams p) {
@@ -66,6 +101,8 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
   const int lo = min(split * per, n_vis), hi = min((split + 1) * per, n_vis);
   const int n = hi - lo;
 
+  const KvLoader LK = make_loader(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
+  const KvLoader LV = make_loader(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
   // Q rows: r -> (token r / G, head kh * G + r % G); rows >= R are zero.
   {
     const int chunk = threadIdx.x % CH;
@@ -77,7 +114,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
   }
   #pragma unroll
   for (int i = 0; i < STAGES; ++i) {
-    if (i < n) load_kv_tile<1>(p, s, b, kh, sK + i * KV_TILE_BYTES, (hi - 1 - i) * DBN);
+    if (i < n) load_kv_tile(p, s, b, LK, p.k_batch_stride, sK + i * KV_TILE_BYTES, (hi - 1 - i) * DBN);
     cp_async_commit();
   }
 
@@ -99,49 +136,54 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
     cp_async_wait<STAGES - 1>();
     __syncthreads();
     bool accept = false;
-    float S[4][2][4];
+    float S[4][4];
     float tmax[4][2];
     if (it < n) {
       const int j = hi - 1 - it;
       #pragma unroll
-      for (int mt = 0; mt < 4; ++mt) {
+      for (int mt = 0; mt < 4; ++mt) S[mt][0] = S[mt][1] = S[mt][2] = S[mt][3] = 0.f;
+      #pragma unroll
+      for (int k2 = 0; k2 < HEAD_DIM / 32; ++k2) {
+        u32 b0, b1, b2, b3;  // this warp's 8 keys, head-dim chunks 4 k2 .. 4 k2 + 3
+        ldmatrix_x4(b0, b1, b2, b3, kbuf + swz(warp * 8 + lane % 8, k2 * 4 + lane / 8, CH));
         #pragma unroll
-        for (int nt = 0; nt < 2; ++nt) S[mt][nt][0] = S[mt][nt][1] = S[mt][nt][2] = S[mt][nt][3] = 0.f;
-        if (mt < MT) {
-          #pragma unroll
-          for (int ks = 0; ks < HEAD_DIM / 16; ++ks) {
-            u32 a[4], b0, b1, b2, b3;
-            ldmatrix_x4(a[0], a[1], a[2], a[3], sQ + swz(mt * 16 + lane % 16, ks * 2 + lane / 16, CH));
-            ldmatrix_x4(b0, b1, b2, b3, kbuf + swz(warp * 16 + lane % 8 + (lane / 16) * 8, ks * 2 + (lane / 8) % 2, CH));
-            mma16816(S[mt][0], a, b0, b1);
-            mma16816(S[mt][1], a, b2, b3);
+        for (int mt = 0; mt < 4; ++mt) {
+          if (mt < MT) {
+            u32 a[4];
+            ldmatrix_x4(a[0], a[1], a[2], a[3], sQ + swz(mt * 16 + lane % 16, k2 * 4 + lane / 16, CH));
+            mma16816(S[mt], a, b0, b1);
+            ldmatrix_x4(a[0], a[1], a[2], a[3], sQ + swz(mt * 16 + lane % 16, k2 * 4 + 2 + lane / 16, CH));
+            mma16816(S[mt], a, b2, b3);
           }
         }
       }
-      const int k0 = j * DBN + warp * 16;
+      // Masks only where needed: keys past the sequence and past the causal limit. Padding
+      // rows (>= R) are not masked; they simply never vote against a skip.
+      const int k0 = j * DBN + warp * 8;
+      const bool need_mask = j * DBN + DBN > s.lk || (p.causal && s.lq > 1 && j * DBN + DBN - 1 > s.lk - s.lq);
       #pragma unroll
       for (int mt = 0; mt < 4; ++mt) {
         if (mt >= MT) break;
         #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
           const int row = mt * 16 + lane / 4 + hh * 8;
-          const int lim = row < R ? (p.causal ? row / G + s.lk - s.lq : s.lk - 1) : -1;
-          float mx = NEG_INF;
-          #pragma unroll
-          for (int nt = 0; nt < 2; ++nt) {
+          if (need_mask) {
+            const int lim = p.causal ? row / G + s.lk - s.lq : s.lk - 1;
             #pragma unroll
             for (int e = 0; e < 2; ++e) {
-              const int key = k0 + nt * 8 + 2 * (lane % 4) + e;
-              if (!(key < s.lk && key <= lim)) S[mt][nt][hh * 2 + e] = NEG_INF;
-              mx = fmaxf(mx, S[mt][nt][hh * 2 + e]);
+              const int key = k0 + 2 * (lane % 4) + e;
+              if (!(key < s.lk && key <= lim)) S[mt][hh * 2 + e] = NEG_INF;
             }
           }
+          float mx = fmaxf(S[mt][hh * 2], S[mt][hh * 2 + 1]);
           mx = warp_quad_max(mx);
           if (lane % 4 == 0) red[warp * MAXROWS + row] = mx;
         }
       }
       __syncthreads();
+#if SKIP
       bool vote = true;
+#endif
       #pragma unroll
       for (int mt = 0; mt < 4; ++mt) {
         #pragma unroll
@@ -152,7 +194,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
             #pragma unroll
             for (int w = 0; w < DWARPS; ++w) t = fmaxf(t, red[w * MAXROWS + row]);
 #if SKIP
-            vote = vote && row_votes_skip(t, m_run[mt][hh], p);
+            if (row < R) vote = vote && row_votes_skip(t, m_run[mt][hh], p);
 #endif
           }
           tmax[mt][hh] = t;
@@ -163,7 +205,6 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
       // warp-level vote already gives the CTA-wide decision.
       accept = !__all_sync(0xffffffffu, vote);
 #else
-      (void)vote;
       accept = true;
 #endif
       if (!accept) ++skipped;
@@ -185,18 +226,26 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
             m_acc[mt][hh] = mnew;
           }
         }
+#if DW == 16
         #pragma unroll
         for (int kk = 0; kk < DBN / 16; ++kk) {
-          u32 a[4];
+          u32 a[4], b0, b1, b2, b3;
           ldmatrix_x4(a[0], a[1], a[2], a[3], pslot + swz(mt * 16 + lane % 16, kk * 2 + lane / 16, PCH));
-          #pragma unroll
-          for (int dp = 0; dp < DW / 16; ++dp) {
-            u32 b0, b1, b2, b3;
-            ldmatrix_x4_trans(b0, b1, b2, b3, vbuf + swz(kk * 16 + lane % 8 + ((lane / 8) % 2) * 8, (warp * DW) / 8 + dp * 2 + lane / 16, CH));
-            mma16816(O[mt][2 * dp], a, b0, b1);
-            mma16816(O[mt][2 * dp + 1], a, b2, b3);
-          }
+          ldmatrix_x4_trans(b0, b1, b2, b3, vbuf + swz(kk * 16 + lane % 8 + ((lane / 8) % 2) * 8, warp * 2 + lane / 16, CH));
+          mma16816(O[mt][0], a, b0, b1);
+          mma16816(O[mt][1], a, b2, b3);
         }
+#else
+        #pragma unroll
+        for (int k2 = 0; k2 < DBN / 32; ++k2) {
+          u32 a[4], b0, b1, b2, b3;  // 32 keys of this warp's 8 columns
+          ldmatrix_x4_trans(b0, b1, b2, b3, vbuf + swz(k2 * 32 + lane % 8 + (lane / 8) * 8, warp, CH));
+          ldmatrix_x4(a[0], a[1], a[2], a[3], pslot + swz(mt * 16 + lane % 16, k2 * 4 + lane / 16, PCH));
+          mma16816(O[mt][0], a, b0, b1);
+          ldmatrix_x4(a[0], a[1], a[2], a[3], pslot + swz(mt * 16 + lane % 16, k2 * 4 + 2 + lane / 16, PCH));
+          mma16816(O[mt][0], a, b2, b3);
+        }
+#endif
       }
     }
     if (accept) {
@@ -212,15 +261,10 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
           const float mn = fmaxf(m_run[mt][hh], tmax[mt][hh]);
           const float ms = mn == NEG_INF ? 0.f : mn * p.scale_log2;
           const float al = fast_exp2(m_run[mt][hh] * p.scale_log2 - ms);
-          float rs = 0.f;
-          #pragma unroll
-          for (int nt = 0; nt < 2; ++nt) {
-            const float e0 = fast_exp2(S[mt][nt][hh * 2] * p.scale_log2 - ms);
-            const float e1 = fast_exp2(S[mt][nt][hh * 2 + 1] * p.scale_log2 - ms);
-            rs += e0 + e1;
-            const int key = warp * 16 + nt * 8 + 2 * (lane % 4);
-            asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(pslot + swz(row, key / 8, PCH) + (key % 8) * 2), "r"(pack2(e0, e1)));
-          }
+          const float e0 = fast_exp2(S[mt][hh * 2] * p.scale_log2 - ms);
+          const float e1 = fast_exp2(S[mt][hh * 2 + 1] * p.scale_log2 - ms);
+          const float rs = e0 + e1;
+          asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(pslot + swz(row, warp, PCH) + (lane % 4) * 4), "r"(pack2(e0, e1)));
           lw[mt][hh] = lw[mt][hh] * al + rs;
           m_run[mt][hh] = mn;
           if (warp == 0 && lane % 4 == 0) m_ring[slot * MAXROWS + row] = mn;
@@ -231,8 +275,8 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
       accepted &= ~(1u << (it % PSLOTS));
     }
     __syncthreads();  // K_it, V_{it-STAGES}, the old P slot and red are free
-    if (it + STAGES < n) load_kv_tile<1>(p, s, b, kh, kbuf, (hi - 1 - (it + STAGES)) * DBN);
-    if (accept) load_kv_tile<2>(p, s, b, kh, vbuf, (hi - 1 - it) * DBN);
+    if (it + STAGES < n) load_kv_tile(p, s, b, LK, p.k_batch_stride, kbuf, (hi - 1 - (it + STAGES)) * DBN);
+    if (accept) load_kv_tile(p, s, b, LV, p.v_batch_stride, vbuf, (hi - 1 - it) * DBN);
     cp_async_commit();
   }
   cp_async_wait<0>();

@@ -223,7 +223,7 @@ struct KernelParams {
 }
 
 pub const PREFILL_THREADS: u32 = 128;
-pub const DECODE_THREADS: u32 = 128;
+pub const DECODE_THREADS: u32 = 256;
 
 pub fn prefill_smem(head_dim: usize) -> usize {
     // Q (128 rows), K and two V tiles of 64 rows.
@@ -236,7 +236,7 @@ pub fn decode_smem(head_dim: usize, rows: usize) -> usize {
     let stages = if head_dim == 128 { 3 } else { 5 };
     let rows_pad = rows.div_ceil(16) * 16;
     let tile = 64 * head_dim * 2;
-    2 * stages * tile + rows_pad * head_dim * 2 + (stages + 1) * rows_pad * 64 * 2 + 4 * 64 * 4 + (stages + 1) * 64 * 4
+    2 * stages * tile + rows_pad * head_dim * 2 + (stages + 1) * rows_pad * 64 * 2 + 8 * 64 * 4 + (stages + 1) * 64 * 4
 }
 
 fn launch(
