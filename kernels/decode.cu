@@ -6,12 +6,13 @@
 // the head dim for P V (small per-warp work, 16 warps per SM to hide latency: decode is issue-
 // and latency-bound long before it is bandwidth-bound at this occupancy).
 //
-// One software pipeline in which a skipped tile's V is never loaded: K is fetched STAGES tiles
-// ahead; tile `it` is scored and voted on; if accepted, P = exp2(S - m) goes to a small shared
-// ring and the load of V_it is issued right then, into the stage that K_it leaves; P V for tile
-// `it` runs STAGES iterations later, when V_it has arrived. One cp.async group per iteration
-// holds {K_{it+STAGES}, V_it}, so `wait_group<STAGES-1>` at the top of iteration `it` covers
-// both K_it and V_{it-STAGES}.
+// One software pipeline in which a skipped tile's V is never loaded: K is fetched STAGES-1
+// iterations ahead; tile `it` is scored and voted on; if accepted, P = exp2(S - m) goes to a
+// small shared ring and the load of V_it is issued at the top of the next iteration (right after
+// the barrier that proves every warp is done with the stage it reuses), together with
+// K_{it+STAGES}; P V for tile `it` runs STAGES iterations later, when V_it has arrived. One
+// cp.async group per iteration, so `wait_group<STAGES-2>` at the top of iteration `it` covers
+// both K_it and V_{it-STAGES}. Two barriers per tile: that one and the row-max exchange.
 
 #define DBN 64
 #define DWARPS 8
@@ -133,8 +134,15 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
   for (int it = 0; it < n + STAGES; ++it) {
     const int st = it % STAGES;
     const u32 kbuf = sK + st * KV_TILE_BYTES, vbuf = sV + st * KV_TILE_BYTES;
-    cp_async_wait<STAGES - 1>();
-    __syncthreads();
+    cp_async_wait<STAGES - 2>();
+    __syncthreads();  // K_it and V_{it-STAGES} are visible; iteration it-1 is finished everywhere
+    // Refill the stages iteration it-1 freed: K_{it-1+STAGES}, and V_{it-1} if it was accepted.
+    if (it >= 1) {
+      const int pst = (it - 1) % STAGES;
+      if (it - 1 + STAGES < n) load_kv_tile(p, s, b, LK, p.k_batch_stride, sK + pst * KV_TILE_BYTES, (hi - 1 - (it - 1 + STAGES)) * DBN);
+      if (accepted >> ((it - 1) % PSLOTS) & 1u) load_kv_tile(p, s, b, LV, p.v_batch_stride, sV + pst * KV_TILE_BYTES, (hi - 1 - (it - 1)) * DBN);
+    }
+    cp_async_commit();
     bool accept = false;
     float S[4][4];
     float tmax[4][2];
@@ -274,10 +282,6 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
     } else {
       accepted &= ~(1u << (it % PSLOTS));
     }
-    __syncthreads();  // K_it, V_{it-STAGES}, the old P slot and red are free
-    if (it + STAGES < n) load_kv_tile(p, s, b, LK, p.k_batch_stride, kbuf, (hi - 1 - (it + STAGES)) * DBN);
-    if (accept) load_kv_tile(p, s, b, LV, p.v_batch_stride, vbuf, (hi - 1 - it) * DBN);
-    cp_async_commit();
   }
   cp_async_wait<0>();
 
