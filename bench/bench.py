@@ -221,6 +221,7 @@ def main():
     ap.add_argument("--lib", default="target/release/libblasst.so")
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--decode-only", action="store_true")
     a = ap.parse_args()
     bl = Blasst(a.lib)
     rows = []
@@ -229,10 +230,12 @@ def main():
     info["copy_gbs"] = copy_bandwidth()
     print(json.dumps(info), flush=True)
     sizes = [4096, 8192] if a.quick else [4096, 8192, 16384, 32768]
-    bench_prefill(bl, sizes, rows)
+    if not a.decode_only:
+        bench_prefill(bl, sizes, rows)
     configs = [(1, 131072), (16, 32768), (64, 8192)]
     bench_decode(bl, configs, rows)
-    with open(os.path.join(a.out, "bench.json"), "w") as f:
+    name = os.environ.get("BENCH_NAME", "bench")
+    with open(os.path.join(a.out, name + ".json"), "w") as f:
         json.dump(dict(info=info, rows=rows), f, indent=1)
     plot(rows, os.path.join(a.out, "speedup_vs_sparsity.png"))
 

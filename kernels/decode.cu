@@ -19,7 +19,7 @@
 #define DTHREADS (DWARPS * 32)
 #define CH (HEAD_DIM / 8)
 #define KV_TILE_BYTES (DBN * HEAD_DIM * 2)
-#define STAGES (HEAD_DIM == 128 ? 3 : 5)
+// STAGES (K/V pipeline depth) comes from the host: src/cuda/nvrtc.rs decode_stages().
 #define PSLOTS (STAGES + 1)
 #define MAXROWS 64
 #define DW (HEAD_DIM / DWARPS)    // head-dim columns per warp in P V

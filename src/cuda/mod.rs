@@ -233,7 +233,7 @@ pub fn prefill_smem(head_dim: usize) -> usize {
 /// Must match the layout in kernels/decode.cu: K and V stages, Q, the P ring, the row-max
 /// exchange and the m ring.
 pub fn decode_smem(head_dim: usize, rows: usize) -> usize {
-    let stages = if head_dim == 128 { 3 } else { 5 };
+    let stages = nvrtc::decode_stages(head_dim);
     let rows_pad = rows.div_ceil(16) * 16;
     let tile = 64 * head_dim * 2;
     2 * stages * tile + rows_pad * head_dim * 2 + (stages + 1) * rows_pad * 64 * 2 + 8 * 64 * 4 + (stages + 1) * 64 * 4

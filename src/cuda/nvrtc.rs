@@ -32,6 +32,16 @@ pub struct Variant {
     pub paged: bool,
 }
 
+/// K/V pipeline depth of the decode kernel: 3 stages (d = 128) or 5 (d = 64), overridable
+/// with `BLASST_DECODE_STAGES` (2..=8) for tuning experiments.
+pub fn decode_stages(head_dim: usize) -> usize {
+    static OVERRIDE: OnceLock<Option<usize>> = OnceLock::new();
+    let o = *OVERRIDE.get_or_init(|| {
+        std::env::var("BLASST_DECODE_STAGES").ok().and_then(|v| v.parse().ok()).filter(|v| (2..=8).contains(v))
+    });
+    o.unwrap_or(if head_dim == 128 { 3 } else { 5 })
+}
+
 impl Variant {
     /// The kernel's extern "C" name, e.g. `blasst_fwd_prefill_bf16_d128_skip_paged`.
     pub fn name(&self) -> String {
@@ -59,7 +69,7 @@ impl Variant {
             Family::Merge => MERGE,
         };
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define KERNEL_NAME {}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define KERNEL_NAME {}\n#define STAGES {}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
@@ -68,7 +78,8 @@ impl Variant {
             self.head_dim,
             self.skip as u32,
             self.paged as u32,
-            self.name()
+            self.name(),
+            decode_stages(self.head_dim as usize)
         )
     }
 
