@@ -9,13 +9,17 @@ export BLASST_CACHE_DIR=/tmp/blasst-cache
 export RUST_BACKTRACE=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1
 step() { echo "=== $1"; }
-step "gpu tests"
-timeout 300 target/device/gpu_tests --test-threads=1 --nocapture > "$OUT/gpu_tests.log" 2>&1
-echo "gpu tests exit $?" | tee -a "$OUT/gpu_tests.log"
-tail -5 "$OUT/gpu_tests.log"
+if [ "${SKIP_TESTS:-0}" != 1 ]; then
+  step "gpu tests"
+  timeout 300 target/device/gpu_tests --test-threads=1 --nocapture > "$OUT/gpu_tests.log" 2>&1
+  echo "gpu tests exit $?" | tee -a "$OUT/gpu_tests.log"
+  tail -5 "$OUT/gpu_tests.log"
+fi
 if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
   step "compute-sanitizer memcheck"
-  timeout 400 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
+  # --report-api-errors no: the host-pointer test provokes cuPointerGetAttribute's
+  # CUDA_ERROR_INVALID_VALUE on purpose (that is how host memory is detected).
+  timeout 400 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
     ${SANITIZE_FILTER:-} > "$OUT/memcheck.log" 2>&1
   echo "memcheck exit $?" | tee -a "$OUT/memcheck.log"
   grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -3
