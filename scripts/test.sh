@@ -17,6 +17,16 @@ if ! command -v pkg-config >/dev/null 2>&1; then
   (apt-get update -qq && apt-get install -y -qq pkg-config) >/dev/null
 fi
 
+# NVRTC from PyPI: CI has no GPU and no CUDA toolkit, but compiles every kernel specialisation
+# for sm_80 and sm_90a (tests/kernels_compile.rs).
+if ! python3 -c "import nvidia, os, sys; sys.exit(0 if os.path.exists(os.path.join(list(nvidia.__path__)[0], 'cu13', 'lib', 'libnvrtc.so.13')) else 1)" 2>/dev/null; then
+  echo "== installing NVRTC (pip: nvidia-cuda-nvrtc)"
+  python3 -m pip install --quiet "nvidia-cuda-nvrtc==13.0.88"
+fi
+nvrtc_dir=$(python3 -c "import nvidia, os; print(os.path.join(list(nvidia.__path__)[0], 'cu13', 'lib'))")
+export LD_LIBRARY_PATH="$nvrtc_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export BLASST_REQUIRE_NVRTC=1
+
 echo "== cargo fmt --check"
 cargo fmt --check
 echo "== cargo clippy"

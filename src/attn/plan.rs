@@ -26,7 +26,6 @@ const DECODE_TARGET_UNITS: usize = 1056;
 const DECODE_MIN_TILES_PER_SPLIT: usize = 16;
 const MAX_SPLITS: usize = 128;
 
-
 pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     if d.max_lq > DECODE_MAX_SEQLEN_Q || d.max_lq * d.group > DECODE_MAX_BLOCK_M {
         return AttnPlanInfo {
@@ -66,7 +65,7 @@ pub fn effective_plan(p: &AttnParams, d: &Desc) -> Result<AttnPlanInfo> {
         return Ok(default);
     }
     // SAFETY: non-null, caller-provided host pointer; alignment is checked first.
-    if (p.plan as usize) % std::mem::align_of::<AttnPlanInfo>() != 0 {
+    if !(p.plan as usize).is_multiple_of(std::mem::align_of::<AttnPlanInfo>()) {
         return Err(invalid!("plan = {:p} is misaligned", p.plan));
     }
     let given = unsafe { *p.plan };

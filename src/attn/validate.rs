@@ -55,7 +55,7 @@ fn check_size(name: &str, v: u32, max: u32) -> Result<usize> {
 }
 
 fn check_ptr_aligned(name: &str, ptr: usize, align: usize) -> Result<()> {
-    if ptr % align != 0 {
+    if !ptr.is_multiple_of(align) {
         return Err(invalid!(
             "{name} = {ptr:#x} is not aligned to {align} bytes"
         ));

@@ -180,17 +180,16 @@ impl Resolver {
             })
         };
         let (comp, rel) = self.component_of(layer);
-        if let Some(cal) = comp.and_then(Component::calibration) {
-            if let Some(p) = cal
+        if let Some(cal) = comp.and_then(Component::calibration)
+            && let Some(p) = cal
                 .ignore
                 .iter()
                 .find(|p| p.matches_module(layer) || p.matches_module(rel))
-            {
-                return dense(format!(
-                    "dense: layer \"{layer}\" matches ignore pattern \"{}\"",
-                    p.as_str()
-                ));
-            }
+        {
+            return dense(format!(
+                "dense: layer \"{layer}\" matches ignore pattern \"{}\"",
+                p.as_str()
+            ));
         }
         let request = match phase {
             Phase::Prefill => self.spec.prefill,

@@ -719,13 +719,13 @@ impl Shape {
                 ));
             }
         }
-        if let Some(l) = lse {
-            if l != self.lse_len() {
-                return Err(invalid!(
-                    "lse has {l} elements; the shape needs {}",
-                    self.lse_len()
-                ));
-            }
+        if let Some(l) = lse
+            && l != self.lse_len()
+        {
+            return Err(invalid!(
+                "lse has {l} elements; the shape needs {}",
+                self.lse_len()
+            ));
         }
         Ok(())
     }

@@ -236,7 +236,11 @@ pub fn decode_smem(head_dim: usize, rows: usize) -> usize {
     let stages = nvrtc::decode_stages(head_dim);
     let rows_pad = rows.div_ceil(16) * 16;
     let tile = 64 * head_dim * 2;
-    2 * stages * tile + rows_pad * head_dim * 2 + (stages + 1) * rows_pad * 64 * 2 + 8 * 64 * 4 + (stages + 1) * 64 * 4
+    2 * stages * tile
+        + rows_pad * head_dim * 2
+        + (stages + 1) * rows_pad * 64 * 2
+        + 8 * 64 * 4
+        + (stages + 1) * 64 * 4
 }
 
 fn launch(

@@ -37,7 +37,10 @@ pub struct Variant {
 pub fn decode_stages(head_dim: usize) -> usize {
     static OVERRIDE: OnceLock<Option<usize>> = OnceLock::new();
     let o = *OVERRIDE.get_or_init(|| {
-        std::env::var("BLASST_DECODE_STAGES").ok().and_then(|v| v.parse().ok()).filter(|v| (2..=8).contains(v))
+        std::env::var("BLASST_DECODE_STAGES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|v| (2..=8).contains(v))
     });
     o.unwrap_or(if head_dim == 128 { 3 } else { 5 })
 }

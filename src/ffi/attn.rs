@@ -18,7 +18,7 @@ pub unsafe extern "C" fn blasst_attn_params_init(p: *mut AttnParams) {
 
 unsafe fn params<'a>(p: *const AttnParams) -> Result<&'a AttnParams> {
     non_null("params", p)?;
-    if (p as usize) % std::mem::align_of::<AttnParams>() != 0 {
+    if !(p as usize).is_multiple_of(std::mem::align_of::<AttnParams>()) {
         return Err(invalid!("params = {p:p} is misaligned"));
     }
     // The struct_size field comes first: read it alone before trusting the rest, so that a
@@ -155,10 +155,10 @@ unsafe fn merge_typed<T: crate::cpu::Elem>(
     s_out: *mut f32,
 ) -> Result<()> {
     let v = unsafe { slice("v", v as *const T, total)? };
-    if (v_out as usize) % std::mem::align_of::<T>() != 0 {
+    if !(v_out as usize).is_multiple_of(std::mem::align_of::<T>()) {
         return Err(invalid!("v_out = {v_out:p} is misaligned"));
     }
-    if (s_out as usize) % 4 != 0 {
+    if !(s_out as usize).is_multiple_of(4) {
         return Err(invalid!("s_out = {s_out:p} is misaligned"));
     }
     let out = unsafe { std::slice::from_raw_parts_mut(v_out as *mut T, rows * d) };

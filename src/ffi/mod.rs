@@ -117,7 +117,7 @@ pub(crate) unsafe fn slice<'a, T>(name: &str, p: *const T, n: usize) -> crate::R
         return Ok(&[]);
     }
     non_null(name, p)?;
-    if (p as usize) % std::mem::align_of::<T>() != 0 {
+    if !(p as usize).is_multiple_of(std::mem::align_of::<T>()) {
         return Err(crate::invalid!("{name} = {p:p} is misaligned"));
     }
     // SAFETY: the caller passes `n` readable elements.
