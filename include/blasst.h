@@ -338,9 +338,13 @@ enum blasst_status blasst_merge_states(uint32_t device,
                                        void *cuda_stream);
 
 /**
- * One dense pass that counts, for each of `num_lambdas` (<= 32) candidate lambdas, the tiles
- * its skip test would skip (`skipped[i]`) out of `visited` tiles; counters are added to and
- * live where the call's device is.
+ * One dense pass (the output is written as by a dense call; threshold_scale_factor is
+ * ignored) that counts, for each of `num_lambdas` (1..32) candidate lambdas (> 0), the tiles
+ * its skip test would skip (`skipped[i]`) out of `*visited` tiles, evaluated against the dense
+ * running maximum. Counters are added to and live where the call's device is (device memory
+ * for BLASST_DEVICE_CUDA). For lambda <= 1 the counts equal what separate runs with that
+ * threshold measure; for lambda > 1 they may differ (a skip run can skip a tile that would have
+ * raised a running maximum).
  */
 enum blasst_status blasst_calibrate_sweep(const struct blasst_attn_params *p,
                                           const float *lambdas,

@@ -6,6 +6,8 @@
 //   HEAD_DIM                     64 or 128
 //   SKIP                         0: dense specialisation (no skip code), 1: Skip-Softmax
 //   PAGED                        0: contiguous/ragged K/V, 1: paged K/V via block_table
+//   SWEEP                        1: dense pass that counts, per candidate lambda, the tiles the
+//                                skip test would skip (calibration; SKIP is 0)
 //   KERNEL_NAME                  the extern "C" name, e.g. blasst_fwd_prefill_bf16_d128_skip
 
 typedef unsigned short u16;
@@ -37,6 +39,12 @@ struct KernelParams {
   float log2_lambda;  // log2(factor / max_seqlen_kv); skip variants only
   int num_splits;
   int block_m;        // decode: packed rows per tile (lq * group)
+  // Calibration sweep (SWEEP variants): candidate thresholds and their counters.
+  float log2_lambdas[32];
+  int num_lambdas;
+  int pad_;
+  u64 *sweep_skipped;  // [num_lambdas]
+  u64 *sweep_visited;  // [1]
 };
 
 // One sequence of the batch.
@@ -139,8 +147,26 @@ DEVI float warp_quad_sum(float x) {
 // The Skip-Softmax vote of one row (SPEC section 1): fully masked rows always vote to skip;
 // rows with nothing accumulated (m = -inf) never do; otherwise skip when the tile's best score
 // is below the running max by more than -ln(lambda). Scores are raw q.k (unscaled).
-DEVI bool row_votes_skip(float tile_max, float m_run, const KernelParams &p) {
+DEVI bool row_votes_skip_at(float tile_max, float m_run, float scale_log2, float log2_lambda) {
   if (tile_max == NEG_INF) return true;
   if (m_run == NEG_INF) return false;
-  return (tile_max - m_run) * p.scale_log2 < p.log2_lambda;
+  return (tile_max - m_run) * scale_log2 < log2_lambda;
+}
+DEVI bool row_votes_skip(float tile_max, float m_run, const KernelParams &p) {
+  return row_votes_skip_at(tile_max, m_run, p.scale_log2, p.log2_lambda);
+}
+
+// Calibration sweep bookkeeping: thread 0 of a CTA adds the candidates set in `mask` (bit c:
+// every row votes to skip under candidate c) to its shared counters, flushed at the end.
+DEVI void sweep_count(u32 *cnt, u32 mask) {
+  while (mask) {
+    const int c = __ffs(mask) - 1;
+    cnt[c] += 1;
+    mask &= mask - 1;
+  }
+}
+DEVI void sweep_flush(const KernelParams &p, const u32 *cnt, u64 visited) {
+  for (int c = 0; c < p.num_lambdas; ++c)
+    if (cnt[c]) atomicAdd(p.sweep_skipped + c, (u64)cnt[c]);
+  atomicAdd(p.sweep_visited, visited);
 }

@@ -128,6 +128,11 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
     #pragma unroll
     for (int dt = 0; dt < DW / 8; ++dt) O[mt][dt][0] = O[mt][dt][1] = O[mt][dt][2] = O[mt][dt][3] = 0.f;
   }
+#if SWEEP
+  __shared__ u32 scount[32];
+  if (threadIdx.x < 32) scount[threadIdx.x] = 0;  // only thread 0 touches it afterwards
+  __syncwarp();
+#endif
   u32 accepted = 0;  // bit (it % PSLOTS): tile of iteration it was accepted (uniform)
   u32 skipped = 0;
 
@@ -214,6 +219,21 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
       accept = !__all_sync(0xffffffffu, vote);
 #else
       accept = true;
+#if SWEEP
+      // Every warp computes the same masks; thread 0 counts.
+      u32 mask = 0;
+      for (int c = 0; c < p.num_lambdas; ++c) {
+        bool v = true;
+        #pragma unroll
+        for (int mt = 0; mt < 4; ++mt)
+          #pragma unroll
+          for (int hh = 0; hh < 2; ++hh)
+            if (mt < MT && mt * 16 + lane / 4 + hh * 8 < R)
+              v = v && row_votes_skip_at(tmax[mt][hh], m_run[mt][hh], p.scale_log2, p.log2_lambdas[c]);
+        mask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
+      }
+      if (threadIdx.x == 0) sweep_count(scount, mask);
+#endif
 #endif
       if (!accept) ++skipped;
     }
@@ -331,4 +351,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
     atomicAdd(p.stats, (u64)n);
     atomicAdd(p.stats + 1, (u64)skipped);
   }
+#if SWEEP
+  if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n);
+#endif
 }

@@ -43,6 +43,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
 #if SKIP
   __shared__ __align__(8) unsigned char vflags[2 * NWARPS];
 #endif
+#if SWEEP
+  __shared__ u32 smask[2 * NWARPS];
+  __shared__ u32 scount[32];
+  if (threadIdx.x < 32) scount[threadIdx.x] = 0;  // only thread 0 touches it afterwards
+  __syncwarp();
+#endif
   const u32 sQ = smem_u32(smem);
   const u32 sK = sQ + Q_BYTES;
   const u32 sV = sK + KV_BYTES;  // two buffers
@@ -149,8 +155,30 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     __syncthreads();  // also: everyone is done reading sK
     const bool skip = *(const volatile u32 *)(vflags + (j & 1) * NWARPS) == 0x01010101u;
 #else
+#if SWEEP
+    {
+      u32 wmask = 0;
+      for (int c = 0; c < p.num_lambdas; ++c) {
+        bool v = true;
+        #pragma unroll
+        for (int mi = 0; mi < 2; ++mi)
+          #pragma unroll
+          for (int hh = 0; hh < 2; ++hh) v = v && row_votes_skip_at(mx[mi][hh], m[mi][hh], p.scale_log2, p.log2_lambdas[c]);
+        wmask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
+      }
+      if (lane == 0) smask[(j & 1) * NWARPS + warp] = wmask;
+    }
+#endif
     __syncthreads();  // everyone is done reading sK
     const bool skip = false;
+#if SWEEP
+    if (threadIdx.x == 0) {
+      u32 all = ~0u;
+      #pragma unroll
+      for (int w = 0; w < NWARPS; ++w) all &= smask[(j & 1) * NWARPS + w];
+      sweep_count(scount, all);
+    }
+#endif
 #endif
     if (j > 0) {
       load_tile<1, BN>(p, s, b, kh, sK, (j - 1) * BN, s.lk);
@@ -229,4 +257,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     atomicAdd(p.stats, (u64)n_vis);
     atomicAdd(p.stats + 1, (u64)skipped);
   }
+#if SWEEP
+  if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n_vis);
+#endif
 }

@@ -218,3 +218,93 @@ mod tests {
         assert!(fit(&[0.1, 0.2, 0.3], &[1, 1, 1], &[0.5, 0.5, 0.5]).is_err());
     }
 }
+
+/// Calibration inputs made by the library (the CLI and tests).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Inputs {
+    /// i.i.d. exponential logits: follow the inverse-length law exactly.
+    Exponential,
+    /// The structured benchmark generator (sink, local, retrieval, noise).
+    Structured { hot_fraction: f64 },
+}
+
+/// Runs the one-pass sweep over generated inputs at each KV length and returns
+/// `(lambda, L, sparsity)` points. bf16, `heads` MHA heads (each head its own draw, so more
+/// heads average more); prefill uses one 128-row query tile (Lq = min(L, 128)), decode Lq = 1.
+pub fn sweep_points(
+    inputs: Inputs,
+    lengths: &[usize],
+    heads: usize,
+    head_dim: usize,
+    decode: bool,
+    lambdas: &[f32],
+    gpu: bool,
+    seed: u64,
+) -> Result<Vec<(f64, u32, f64)>> {
+    use crate::cpu::{Options, Shape};
+    use half::bf16;
+    let mut points = vec![];
+    for (i, &l) in lengths.iter().enumerate() {
+        let lq = if decode { 1 } else { l.min(128) };
+        let s = match inputs {
+            Inputs::Exponential => {
+                crate::synth::exponential_logits(lq, l, heads, head_dim, 1.0, seed + i as u64)
+            }
+            Inputs::Structured { hot_fraction } => crate::synth::structured(
+                lq,
+                l,
+                heads,
+                heads,
+                head_dim,
+                hot_fraction,
+                12.0,
+                seed + i as u64,
+            ),
+        };
+        let conv = |x: &[f32]| x.iter().map(|&v| bf16::from_f32(v)).collect::<Vec<_>>();
+        let (q, k, v) = (conv(&s.q), conv(&s.k), conv(&s.v));
+        let shape = Shape {
+            batch: 1,
+            seqlen_q: lq,
+            seqlen_kv: l,
+            num_q_heads: heads,
+            num_kv_heads: heads,
+            head_dim,
+        };
+        let mut o = vec![bf16::ZERO; q.len()];
+        let (visited, skipped) = if gpu {
+            crate::cuda::calibrate_sweep_host(
+                shape,
+                &q,
+                &k,
+                &v,
+                &mut o,
+                Options::default(),
+                lambdas,
+            )?
+        } else {
+            crate::cpu::calibrate_sweep_host(
+                shape,
+                &q,
+                &k,
+                &v,
+                &mut o,
+                Options::default(),
+                lambdas,
+            )?
+        };
+        for (lam, sk) in lambdas.iter().zip(skipped) {
+            points.push((*lam as f64, l as u32, sk as f64 / visited.max(1) as f64));
+        }
+    }
+    Ok(points)
+}
+
+/// `count` candidate lambdas log-spaced over [lo, hi].
+pub fn log_spaced(lo: f64, hi: f64, count: usize) -> Vec<f32> {
+    (0..count)
+        .map(|i| {
+            (lo.ln() + (hi.ln() - lo.ln()) * i as f64 / (count.max(2) - 1) as f64).exp() as f32
+        })
+        .collect()
+}

@@ -111,3 +111,35 @@ pub fn structured(
     let v = fill(lk, hkv, &|_, _| 0.0);
     Structured { q, k, v, hot }
 }
+
+/// Inputs whose logits follow the inverse-length law the calibration curve assumes: the
+/// scaled score of query row i and key j is `beta * E_ij` with `E_ij ~ Exp(1)` i.i.d., so each
+/// row's running maximum grows like `beta * ln L`. Made exact by one-hot queries (row i of a
+/// head is `sqrt(d) * e_(i mod d)`) and keys whose component i is the logit for row i; rows
+/// i and i + d share logits, so use `lq <= d` for full independence. Layout [seq][heads][dim].
+pub fn exponential_logits(
+    lq: usize,
+    lk: usize,
+    heads: usize,
+    d: usize,
+    beta: f32,
+    seed: u64,
+) -> Structured {
+    let mut rng = Rng::new(seed);
+    let mut q = vec![0f32; lq * heads * d];
+    for t in 0..lq {
+        for h in 0..heads {
+            q[(t * heads + h) * d + t % d] = (d as f32).sqrt();
+        }
+    }
+    let k = (0..lk * heads * d)
+        .map(|_| beta * -(rng.uniform().max(1e-300).ln() as f32))
+        .collect();
+    let v = (0..lk * heads * d).map(|_| rng.normal()).collect();
+    Structured {
+        q,
+        k,
+        v,
+        hot: vec![],
+    }
+}

@@ -392,3 +392,79 @@ fn host_pointers_are_rejected() {
     assert_eq!(e.kind(), blasst::StatusKind::InvalidArgument);
     assert!(e.message().contains("is host memory"), "{}", e.message());
 }
+
+/// The GPU calibration sweep (one launch of the sweep specialisation) counts exactly what the
+/// CPU sweep counts and what separate GPU skip runs skip (lambda <= 1, powers of two).
+#[test]
+fn calibration_sweep_matches_cpu_and_separate_runs() {
+    if !gpu() {
+        return;
+    }
+    use blasst::cpu::{Options, Shape};
+    let lambdas: Vec<f32> = (1..=12).map(|k| 2f32.powi(-k)).chain([1.0, 4.0]).collect();
+    for (name, lq, lk, heads, d) in [
+        ("prefill", 1024usize, 2048usize, 4usize, 128usize),
+        ("prefill d64 causal-free", 700, 3000, 2, 64),
+        ("decode split-KV", 1, 16384, 8, 128),
+    ] {
+        let s = synth::structured(lq, lk, heads, heads, d, 0.2, 16.0, 21);
+        let conv = |x: &[f32]| x.iter().map(|&v| bf16::from_f32(v)).collect::<Vec<_>>();
+        let (q, k, v) = (conv(&s.q), conv(&s.k), conv(&s.v));
+        let shape = Shape {
+            batch: 1,
+            seqlen_q: lq,
+            seqlen_kv: lk,
+            num_q_heads: heads,
+            num_kv_heads: heads,
+            head_dim: d,
+        };
+        let mut o = vec![bf16::ZERO; q.len()];
+        let (gv, gc) = blasst::cuda::calibrate_sweep_host(
+            shape,
+            &q,
+            &k,
+            &v,
+            &mut o,
+            Options::default(),
+            &lambdas,
+        )
+        .unwrap();
+        let mut oc = vec![bf16::ZERO; q.len()];
+        let (cv, cc) = blasst::cpu::calibrate_sweep_host(
+            shape,
+            &q,
+            &k,
+            &v,
+            &mut oc,
+            Options::default(),
+            &lambdas,
+        )
+        .unwrap();
+        assert_eq!((gv, &gc), (cv, &cc), "{name}: GPU sweep vs CPU sweep");
+        for (lam, &count) in lambdas.iter().zip(&gc) {
+            if *lam > 1.0 {
+                continue;
+            }
+            let st = blasst::cuda::attention(
+                shape,
+                &q,
+                &k,
+                &v,
+                &mut o,
+                None,
+                Options {
+                    threshold_scale_factor: lam * lk as f32,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(
+                (st.visited, st.skipped),
+                (gv, count),
+                "{name}: lambda {lam}"
+            );
+        }
+        assert!(gc.iter().filter(|&&c| c > 0).count() >= 3, "{name}: {gc:?}");
+        println!("{name}: visited {gv}, skipped per lambda {gc:?}");
+    }
+}

@@ -132,3 +132,69 @@ pub fn workspace_size(p: &AttnParams) -> Result<usize> {
     let per_split = rows * d.hq * (d.head_dim + 1) * 4;
     Ok(per_split * d.plan.num_kv_splits as usize)
 }
+
+/// The calibration sweep (SPEC section 6): one dense pass (the output is written as by a
+/// dense `run`; `threshold_scale_factor` is ignored) that adds to `skipped[c]` the tiles the
+/// skip test would skip for `lambdas[c]` (evaluated against the dense running maximum) and to
+/// `*visited` the tiles visited. Counters live where the call's device is. For lambda <= 1 the
+/// counts equal those of separate skip runs (see `cpu::sweep`).
+///
+/// # Safety
+/// As `run`; `skipped` holds `lambdas.len()` counters and `visited` one, on the call's device.
+pub unsafe fn calibrate_sweep(
+    p: &AttnParams,
+    lambdas: &[f32],
+    skipped: *mut u64,
+    visited: *mut u64,
+    cuda_stream: *mut c_void,
+) -> Result<()> {
+    let d = validate(p)?;
+    if lambdas.is_empty() || lambdas.len() > 32 {
+        return Err(invalid!(
+            "num_lambdas = {} must be in 1..=32",
+            lambdas.len()
+        ));
+    }
+    for (i, &l) in lambdas.iter().enumerate() {
+        if !l.is_finite() || l <= 0.0 {
+            return Err(invalid!("lambdas[{i}] = {l} must be finite and > 0"));
+        }
+    }
+    for (name, ptr) in [("skipped", skipped), ("visited", visited)] {
+        if ptr.is_null() {
+            return Err(invalid!("{name} is NULL"));
+        }
+        if !(ptr as usize).is_multiple_of(8) {
+            return Err(invalid!("{name} = {ptr:p} is not aligned to 8 bytes"));
+        }
+    }
+    match d.device {
+        Device::Cpu => {
+            let ln: Vec<f32> = lambdas.iter().map(|l| l.ln()).collect();
+            // SAFETY: forwarded contract.
+            let (vis, counts) = unsafe { crate::cpu::sweep(p, &d, &ln)? };
+            use std::sync::atomic::{AtomicU64, Ordering};
+            // SAFETY: host counters of the documented sizes, aligned (checked above).
+            unsafe {
+                for (c, n) in counts.iter().enumerate() {
+                    AtomicU64::from_ptr(skipped.add(c)).fetch_add(*n, Ordering::Relaxed);
+                }
+                AtomicU64::from_ptr(visited).fetch_add(vis, Ordering::Relaxed);
+            }
+            crate::cpu::add_stats(p.skip_stats, vis, 0);
+            Ok(())
+        }
+        Device::Cuda => unsafe {
+            crate::cuda::sweep(
+                p,
+                &d,
+                cuda_stream,
+                crate::cuda::Sweep {
+                    lambdas,
+                    skipped,
+                    visited,
+                },
+            )
+        },
+    }
+}

@@ -2,7 +2,7 @@
 
 use blasst::attn::Phase;
 use blasst::cpu::{self, Options, Shape};
-use blasst::{Resolver, schedule, synth};
+use blasst::{Resolver, calibrate, schedule, synth};
 use clap::{Parser, Subcommand, ValueEnum};
 use half::bf16;
 use std::path::PathBuf;
@@ -111,6 +111,39 @@ enum Cmd {
         #[arg(long, default_value_t = 0.0)]
         threshold: f64,
     },
+    /// Calibrate: one-pass threshold sweeps over generated inputs at several lengths, fit
+    /// lambda * L = a * exp(b * S), print the points and the fit, optionally write a
+    /// checkpoint component's config.json.
+    Calibrate {
+        /// exponential (i.i.d. exponential logits: the inverse-length law) or structured.
+        #[arg(long, default_value = "exponential")]
+        inputs: String,
+        #[arg(long, value_delimiter = ',', default_values_t = vec![1024usize, 2048, 4096, 8192])]
+        lengths: Vec<usize>,
+        #[arg(long, default_value_t = 16)]
+        heads: usize,
+        #[arg(long, default_value_t = 128)]
+        head_dim: usize,
+        #[arg(long, value_enum, default_value = "prefill")]
+        phase: PhaseArg,
+        #[arg(long, default_value_t = 1e-3)]
+        lambda_min: f64,
+        #[arg(long, default_value_t = 1e5)]
+        lambda_max: f64,
+        #[arg(long, default_value_t = 32)]
+        count: usize,
+        #[arg(long, value_enum, default_value = "auto")]
+        device: DeviceArg,
+        /// config.json to add the skip_softmax group to (coefficients for both phases).
+        #[arg(long)]
+        write: Option<PathBuf>,
+        /// ignore patterns to record with --write.
+        #[arg(long = "ignore", value_delimiter = ',')]
+        ignore: Vec<String>,
+        /// also write the points and the fitted curve as CSV (for plotting).
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
     /// Print the plan (tile shape, KV order, splits) of a call.
     Plan {
         #[arg(long, default_value_t = 1)]
@@ -194,6 +227,92 @@ fn run(cli: Cli) -> blasst::Result<()> {
             println!("why    {}", d.reason);
             if describe {
                 println!("{}", r.describe());
+            }
+            Ok(())
+        }
+        Cmd::Calibrate {
+            inputs,
+            lengths,
+            heads,
+            head_dim,
+            phase,
+            lambda_min,
+            lambda_max,
+            count,
+            device,
+            write,
+            ignore,
+            csv,
+        } => {
+            let kind = match inputs.as_str() {
+                "exponential" => calibrate::Inputs::Exponential,
+                "structured" => calibrate::Inputs::Structured { hot_fraction: 0.2 },
+                other => {
+                    return Err(blasst::Error::InvalidArgument(format!(
+                        "--inputs {other}: use exponential or structured"
+                    )));
+                }
+            };
+            if !((1..=32).contains(&count) && lambda_min > 0.0 && lambda_max > lambda_min) {
+                return Err(blasst::Error::InvalidArgument(
+                    "--count must be 1..=32 and 0 < --lambda-min < --lambda-max".into(),
+                ));
+            }
+            let gpu = match device {
+                DeviceArg::Cpu => false,
+                DeviceArg::Cuda => {
+                    blasst::cuda::probe()?;
+                    true
+                }
+                DeviceArg::Auto => blasst::cuda::available(),
+            };
+            let lambdas = calibrate::log_spaced(lambda_min, lambda_max, count);
+            let decode = matches!(phase, PhaseArg::Decode);
+            let pts =
+                calibrate::sweep_points(kind, &lengths, heads, head_dim, decode, &lambdas, gpu, 1)?;
+            println!(
+                "sweep on the {} ({inputs} inputs, {} phase, {heads} heads, d = {head_dim})",
+                if gpu { "GPU" } else { "CPU" },
+                Phase::from(phase).name()
+            );
+            print!("{:>12}", "lambda");
+            for l in &lengths {
+                print!("  {:>8}", format!("L={l}"));
+            }
+            println!();
+            for (i, lam) in lambdas.iter().enumerate() {
+                print!("{lam:>12.4e}");
+                for j in 0..lengths.len() {
+                    print!("  {:>8.3}", pts[j * lambdas.len() + i].2);
+                }
+                println!();
+            }
+            let (l, n, sp): (Vec<f64>, Vec<u32>, Vec<f64>) = (
+                pts.iter().map(|p| p.0).collect(),
+                pts.iter().map(|p| p.1).collect(),
+                pts.iter().map(|p| p.2).collect(),
+            );
+            let fit = calibrate::fit(&l, &n, &sp)?;
+            println!(
+                "fit: lambda * L = {:.6} * exp({:.6} * S)   R2 {:.4}, {} points, sparsity {:.3}..{:.3}",
+                fit.a, fit.b, fit.r2, fit.num_points, fit.min_sparsity, fit.max_sparsity
+            );
+            if let Some(path) = csv {
+                let mut text = String::from("lambda,L,sparsity,fitted_lambda\n");
+                for (lam, len, s) in &pts {
+                    text += &format!(
+                        "{lam},{len},{s},{}\n",
+                        fit.a * (fit.b * s).exp() / *len as f64
+                    );
+                }
+                std::fs::write(&path, text)
+                    .map_err(|e| blasst::Error::Io(format!("{}: {e}", path.display())))?;
+                println!("points written to {}", path.display());
+            }
+            if let Some(path) = write {
+                let pats: Vec<&str> = ignore.iter().map(String::as_str).collect();
+                calibrate::write(&path, &fit, None, &pats)?;
+                println!("wrote the skip_softmax group to {}", path.display());
             }
             Ok(())
         }

@@ -138,23 +138,53 @@ pub(crate) unsafe fn sequences(p: &AttnParams, d: &Desc) -> Result<Vec<Seq>> {
 /// # Safety
 /// As `attn::run`, with every pointer in host memory.
 pub unsafe fn run(p: &AttnParams, d: &Desc) -> Result<()> {
-    let seqs = unsafe { sequences(p, d)? };
-    let stats = unsafe {
-        match d.dtype {
-            crate::attn::DType::F16 => run_typed::<f16>(p, d, &seqs),
-            crate::attn::DType::BF16 => run_typed::<bf16>(p, d, &seqs),
-            crate::attn::DType::F32 => run_typed::<f32>(p, d, &seqs),
-        }
-    };
-    if !p.skip_stats.is_null() {
-        // SAFETY: non-null, 8-byte aligned (validated), two counters; other threads may add
-        // to the same counters, hence atomics.
+    let (visited, skipped) = unsafe { run_counting(p, d, &[]) }?;
+    add_stats(p.skip_stats, visited, skipped[0]);
+    Ok(())
+}
+
+/// Adds to a caller's {visited, skipped} counters (host memory, 8-byte aligned: validated).
+pub(crate) fn add_stats(stats: *mut u64, visited: u64, skipped: u64) {
+    if !stats.is_null() {
+        // SAFETY: non-null, aligned, two counters; other threads may add to the same
+        // counters, hence atomics.
         unsafe {
-            AtomicU64::from_ptr(p.skip_stats).fetch_add(stats.0, Ordering::Relaxed);
-            AtomicU64::from_ptr(p.skip_stats.add(1)).fetch_add(stats.1, Ordering::Relaxed);
+            AtomicU64::from_ptr(stats).fetch_add(visited, Ordering::Relaxed);
+            AtomicU64::from_ptr(stats.add(1)).fetch_add(skipped, Ordering::Relaxed);
         }
     }
-    Ok(())
+}
+
+/// The calibration sweep (SPEC section 6): one dense pass that counts, for each candidate
+/// `ln(lambda)`, the tiles its skip test would skip, evaluated against the dense running
+/// maximum. Writes the dense output like `run`. Returns (visited, skipped per candidate).
+///
+/// For lambda <= 1 the counts equal those of separate skip runs exactly: a tile a skip run
+/// skips has every row's best score below its running max, so skipping it never changes any
+/// running max, and the dense and skip runs see the same maxima at every decision. For
+/// lambda > 1 a skip run may skip a tile that would have raised a max, and later decisions of
+/// the two can differ.
+///
+/// # Safety
+/// As `run`.
+pub unsafe fn sweep(p: &AttnParams, d: &Desc, ln_lambdas: &[f32]) -> Result<(u64, Vec<u64>)> {
+    let mut dense = d.clone();
+    dense.factor = 0.0;
+    unsafe { run_counting(p, &dense, ln_lambdas) }
+}
+
+/// Runs the call; returns (visited, counts) where counts is [skipped] for a normal call and
+/// one count per candidate for a sweep.
+unsafe fn run_counting(p: &AttnParams, d: &Desc, sweep: &[f32]) -> Result<(u64, Vec<u64>)> {
+    let seqs = unsafe { sequences(p, d)? };
+    let counts = unsafe {
+        match d.dtype {
+            crate::attn::DType::F16 => run_typed::<f16>(p, d, &seqs, sweep),
+            crate::attn::DType::BF16 => run_typed::<bf16>(p, d, &seqs, sweep),
+            crate::attn::DType::F32 => run_typed::<f32>(p, d, &seqs, sweep),
+        }
+    };
+    Ok(counts)
 }
 
 #[derive(Clone, Copy)]
@@ -253,9 +283,14 @@ fn row_tiles(plan: &AttnPlanInfo, d: &Desc, lq: usize, kvh: usize) -> Vec<Vec<Ro
     tiles
 }
 
-unsafe fn run_typed<T: Elem>(p: &AttnParams, d: &Desc, seqs: &[Seq]) -> (u64, u64) {
+unsafe fn run_typed<T: Elem>(
+    p: &AttnParams,
+    d: &Desc,
+    seqs: &[Seq],
+    sweep: &[f32],
+) -> (u64, Vec<u64>) {
     let visited = AtomicU64::new(0);
-    let skipped = AtomicU64::new(0);
+    let counts: Vec<AtomicU64> = (0..sweep.len().max(1)).map(|_| AtomicU64::new(0)).collect();
     let dim = d.head_dim;
     let q_ptr = SendPtr(p.q as *mut T);
     let k_ptr = SendPtr(p.k as *mut T);
@@ -320,9 +355,12 @@ unsafe fn run_typed<T: Elem>(p: &AttnParams, d: &Desc, seqs: &[Seq]) -> (u64, u6
                     lk: seq.lk,
                     causal: d.causal,
                 };
-                let (out, lse, vis, skp) = row_tile(&tile, &d.plan, d.scale, d.factor, d.max_lk);
+                let (out, lse, vis, skp) =
+                    row_tile(&tile, &d.plan, d.scale, d.factor, d.max_lk, sweep);
                 visited.fetch_add(vis, Ordering::Relaxed);
-                skipped.fetch_add(skp, Ordering::Relaxed);
+                for (c, k) in counts.iter().zip(skp) {
+                    c.fetch_add(k, Ordering::Relaxed);
+                }
                 for (i, row) in rows.iter().enumerate() {
                     let Some((t, h)) = *row else { continue };
                     let off = q_off(t, h, lay.o);
@@ -338,7 +376,10 @@ unsafe fn run_typed<T: Elem>(p: &AttnParams, d: &Desc, seqs: &[Seq]) -> (u64, u6
                 }
             });
     });
-    (visited.into_inner(), skipped.into_inner())
+    (
+        visited.into_inner(),
+        counts.into_iter().map(AtomicU64::into_inner).collect(),
+    )
 }
 
 /// Everything one row tile needs, in f32.
@@ -389,14 +430,16 @@ pub(crate) fn split_tiles(plan: &AttnPlanInfo, lk: usize, max_limit: i64, s: usi
     }
 }
 
-/// Runs all KV splits of one row tile and merges them: (out [bm][dim], lse [bm], visited, skipped).
+/// Runs all KV splits of one row tile and merges them: (out [bm][dim], lse [bm], visited,
+/// skipped: one count, or one per sweep candidate).
 pub(crate) fn row_tile(
     t: &TileInput,
     plan: &AttnPlanInfo,
     scale: f32,
     factor: f32,
     max_lk: usize,
-) -> (Vec<f32>, Vec<f32>, u64, u64) {
+    sweep: &[f32],
+) -> (Vec<f32>, Vec<f32>, u64, Vec<u64>) {
     let bm = t.rows.len();
     let limits = t.limits();
     let max_limit = limits.iter().copied().max().unwrap_or(-1);
@@ -407,17 +450,17 @@ pub(crate) fn row_tile(
         f32::NEG_INFINITY
     };
     let mut parts = Vec::with_capacity(splits);
-    let (mut vis, mut skp) = (0, 0);
+    let mut vis = 0;
+    let mut skp = vec![0u64; sweep.len().max(1)];
     for s in 0..splits {
         let tiles = split_tiles(plan, t.lk, max_limit, s);
         let mut u = WorkUnit::new(bm, t.dim, plan.block_n as usize);
-        let (v, k) = if factor > 0.0 {
-            u.run::<true>(t, &limits, &tiles, scale, ln_lambda, plan.block_n as usize)
+        let bn = plan.block_n as usize;
+        vis += if factor > 0.0 {
+            u.run::<true>(t, &limits, &tiles, scale, &[ln_lambda], bn, &mut skp)
         } else {
-            u.run::<false>(t, &limits, &tiles, scale, ln_lambda, plan.block_n as usize)
+            u.run::<false>(t, &limits, &tiles, scale, sweep, bn, &mut skp)
         };
-        vis += v;
-        skp += k;
         parts.push(u.finish());
     }
     if splits == 1 {
@@ -435,6 +478,16 @@ pub(crate) fn row_tile(
         );
     }
     (out, lse, vis, skp)
+}
+
+/// The Skip-Softmax test of SPEC section 1 for one tile: every row votes; fully masked rows
+/// always vote to skip; rows without an accumulated tile (m = -inf) never do; the others when
+/// the tile's best score is below the running max by more than -ln(lambda). Skip when all do.
+fn tile_votes_skip(tile_max: &[f32], m: &[f32], ln_lambda: f32) -> bool {
+    tile_max
+        .iter()
+        .zip(m)
+        .all(|(&t, &m)| t == f32::NEG_INFINITY || (m != f32::NEG_INFINITY && t - m < ln_lambda))
 }
 
 /// The online-softmax state of one work unit.
@@ -457,20 +510,22 @@ impl WorkUnit {
         }
     }
 
-    /// Visits `tiles` in order; with `SKIP` applies the Skip-Softmax test of SPEC section 1.
-    /// Returns (visited, skipped).
+    /// Visits `tiles` in order; with `SKIP` applies the Skip-Softmax test of SPEC section 1
+    /// for `ln_lambdas[0]` and counts skips in `counts[0]`. Without it the pass is dense and,
+    /// for a calibration sweep, counts in `counts[c]` the tiles the test would skip for each
+    /// `ln_lambdas[c]` (against the dense running max). Returns the tiles visited.
     fn run<const SKIP: bool>(
         &mut self,
         t: &TileInput,
         limits: &[i64],
         tiles: &[usize],
         scale: f32,
-        ln_lambda: f32,
+        ln_lambdas: &[f32],
         bn: usize,
-    ) -> (u64, u64) {
+        counts: &mut [u64],
+    ) -> u64 {
         let bm = self.m.len();
         let dim = self.dim;
-        let mut skipped = 0;
         let mut tile_max = vec![f32::NEG_INFINITY; bm];
         for &j in tiles {
             let k0 = j * bn;
@@ -507,16 +562,13 @@ impl WorkUnit {
                     .fold(f32::NEG_INFINITY, f32::max);
             }
             if SKIP {
-                // Every row votes: fully masked rows always vote to skip; rows without an
-                // accumulated tile (m = -inf) never do; the others when the tile's best score
-                // is below the running max by more than -ln(lambda).
-                let skip = (0..bm).all(|i| {
-                    tile_max[i] == f32::NEG_INFINITY
-                        || (self.m[i] != f32::NEG_INFINITY && tile_max[i] - self.m[i] < ln_lambda)
-                });
-                if skip {
-                    skipped += 1;
+                if tile_votes_skip(&tile_max, &self.m, ln_lambdas[0]) {
+                    counts[0] += 1;
                     continue;
+                }
+            } else {
+                for (c, &ln) in counts.iter_mut().zip(ln_lambdas) {
+                    *c += tile_votes_skip(&tile_max, &self.m, ln) as u64;
                 }
             }
             for i in 0..bm {
@@ -556,7 +608,7 @@ impl WorkUnit {
                 );
             }
         }
-        (tiles.len() as u64, skipped)
+        tiles.len() as u64
     }
 
     /// The normalised output and LSE of this work unit.
@@ -779,4 +831,36 @@ impl DTypeOf for f16 {
 }
 impl DTypeOf for bf16 {
     const DTYPE: u32 = crate::attn::BLASST_DTYPE_BF16;
+}
+
+/// Safe calibration sweep on contiguous host slices (see `attn::calibrate_sweep`): returns
+/// (visited, skipped per candidate lambda). The dense output is written to `o`.
+pub fn calibrate_sweep_host<T: Elem + DTypeOf>(
+    shape: Shape,
+    q: &[T],
+    k: &[T],
+    v: &[T],
+    o: &mut [T],
+    opts: Options,
+    lambdas: &[f32],
+) -> Result<(u64, Vec<u64>)> {
+    shape.check(q.len(), k.len(), v.len(), o.len(), None)?;
+    let mut p = contiguous_params(shape, T::DTYPE, crate::attn::BLASST_DEVICE_CPU, &opts)?;
+    p.q = q.as_ptr().cast();
+    p.k = k.as_ptr().cast();
+    p.v = v.as_ptr().cast();
+    p.o = o.as_mut_ptr().cast();
+    let mut skipped = vec![0u64; lambdas.len()];
+    let mut visited = 0u64;
+    // SAFETY: every pointer comes from a slice of the size the shape describes.
+    unsafe {
+        crate::attn::calibrate_sweep(
+            &p,
+            lambdas,
+            skipped.as_mut_ptr(),
+            &mut visited,
+            std::ptr::null_mut(),
+        )?
+    };
+    Ok((visited, skipped))
 }

@@ -220,6 +220,11 @@ struct KernelParams {
     log2_lambda: f32,
     num_splits: i32,
     block_m: i32,
+    log2_lambdas: [f32; 32],
+    num_lambdas: i32,
+    pad_: i32,
+    sweep_skipped: u64,
+    sweep_visited: u64,
 }
 
 pub const PREFILL_THREADS: u32 = 128;
@@ -271,9 +276,38 @@ fn launch(
     check(r, &format!("launch of {name} grid {grid:?}"))
 }
 
+/// A calibration sweep request: candidate thresholds and device counters.
+pub struct Sweep<'a> {
+    pub lambdas: &'a [f32],
+    pub skipped: *mut u64,
+    pub visited: *mut u64,
+}
+
 /// # Safety
 /// As `attn::run`, with every pointer in device memory of the current context.
 pub unsafe fn run(p: &AttnParams, d: &Desc, stream: *mut c_void) -> Result<()> {
+    unsafe { launch_call(p, d, stream, None) }
+}
+
+/// The calibration sweep on the GPU: one dense launch (plus the split merge) of the sweep
+/// specialisation; counters are device memory and are added to.
+///
+/// # Safety
+/// As `run`; `skipped` holds `lambdas.len()` counters and `visited` one, on the device.
+pub unsafe fn sweep(p: &AttnParams, d: &Desc, stream: *mut c_void, sw: Sweep) -> Result<()> {
+    device_ptr("skipped", sw.skipped as usize)?;
+    device_ptr("visited", sw.visited as usize)?;
+    let mut dense = d.clone();
+    dense.factor = 0.0;
+    unsafe { launch_call(p, &dense, stream, Some(sw)) }
+}
+
+unsafe fn launch_call(
+    p: &AttnParams,
+    d: &Desc,
+    stream: *mut c_void,
+    sweep: Option<Sweep>,
+) -> Result<()> {
     probe()?;
     let ctx = current_ctx()?;
     for (name, ptr) in [
@@ -343,8 +377,23 @@ pub unsafe fn run(p: &AttnParams, d: &Desc, stream: *mut c_void) -> Result<()> {
         },
         num_splits: d.plan.num_kv_splits as i32,
         block_m: d.plan.block_m as i32,
+        log2_lambdas: [0.0; 32],
+        num_lambdas: 0,
+        pad_: 0,
+        sweep_skipped: 0,
+        sweep_visited: 0,
     };
+    if let Some(sw) = &sweep {
+        for (dst, l) in kp.log2_lambdas.iter_mut().zip(sw.lambdas) {
+            *dst = l.log2();
+        }
+        kp.num_lambdas = sw.lambdas.len() as i32;
+        kp.sweep_skipped = sw.skipped as u64;
+        kp.sweep_visited = sw.visited as u64;
+    }
+    let is_sweep = sweep.is_some();
     let variant = |family| Variant {
+        sweep: is_sweep && family != Family::Merge,
         family,
         bf16,
         head_dim: d.head_dim as u32,
@@ -517,4 +566,43 @@ pub fn attention<T: crate::cpu::Elem + crate::cpu::DTypeOf>(
         visited: st[0],
         skipped: st[1],
     })
+}
+
+/// The GPU twin of [`crate::cpu::calibrate_sweep_host`] (copies in, sweeps, copies out).
+pub fn calibrate_sweep_host<T: crate::cpu::Elem + crate::cpu::DTypeOf>(
+    shape: crate::cpu::Shape,
+    q: &[T],
+    k: &[T],
+    v: &[T],
+    o: &mut [T],
+    opts: crate::cpu::Options,
+    lambdas: &[f32],
+) -> Result<(u64, Vec<u64>)> {
+    shape.check(q.len(), k.len(), v.len(), o.len(), None)?;
+    let mut p =
+        crate::cpu::contiguous_params(shape, T::DTYPE, crate::attn::BLASST_DEVICE_CUDA, &opts)?;
+    let (dq, dk, dv) = (
+        DeviceBuffer::from_slice(q)?,
+        DeviceBuffer::from_slice(k)?,
+        DeviceBuffer::from_slice(v)?,
+    );
+    let d_o = DeviceBuffer::new(std::mem::size_of_val(o))?;
+    let d_cnt = DeviceBuffer::new(8 * (lambdas.len() + 1))?;
+    (p.q, p.k, p.v, p.o) = (dq.ptr(), dk.ptr(), dv.ptr(), d_o.ptr());
+    let skipped = d_cnt.ptr() as *mut u64;
+    // SAFETY: device buffers of the sizes the shape describes; counters sized above.
+    unsafe {
+        crate::attn::calibrate_sweep(
+            &p,
+            lambdas,
+            skipped,
+            skipped.add(lambdas.len()),
+            std::ptr::null_mut(),
+        )?
+    };
+    d_o.copy_to(o)?;
+    let mut cnt = vec![0u64; lambdas.len() + 1];
+    d_cnt.copy_to(&mut cnt)?;
+    let visited = cnt.pop().unwrap();
+    Ok((visited, cnt))
 }

@@ -30,6 +30,8 @@ pub struct Variant {
     pub head_dim: u32,
     pub skip: bool,
     pub paged: bool,
+    /// Calibration sweep: a dense pass counting per candidate threshold (skip is false).
+    pub sweep: bool,
 }
 
 /// K/V pipeline depth of the decode kernel: 3 stages (d = 128) or 5 (d = 64), overridable
@@ -59,7 +61,13 @@ impl Variant {
                     "decode"
                 },
                 self.head_dim,
-                if self.skip { "skip" } else { "dense" },
+                if self.sweep {
+                    "sweep"
+                } else if self.skip {
+                    "skip"
+                } else {
+                    "dense"
+                },
                 if self.paged { "_paged" } else { "" }
             ),
         }
@@ -72,7 +80,7 @@ impl Variant {
             Family::Merge => MERGE,
         };
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define KERNEL_NAME {}\n#define STAGES {}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
@@ -81,6 +89,7 @@ impl Variant {
             self.head_dim,
             self.skip as u32,
             self.paged as u32,
+            self.sweep as u32,
             self.name(),
             decode_stages(self.head_dim as usize)
         )
@@ -92,7 +101,8 @@ impl Variant {
         for bf16 in [false, true] {
             for head_dim in [64, 128] {
                 for family in [Family::Prefill, Family::Decode] {
-                    for skip in [false, true] {
+                    // dense, skip, sweep
+                    for (skip, sweep) in [(false, false), (true, false), (false, true)] {
                         for paged in [false, true] {
                             v.push(Variant {
                                 family,
@@ -100,6 +110,7 @@ impl Variant {
                                 head_dim,
                                 skip,
                                 paged,
+                                sweep,
                             });
                         }
                     }
@@ -110,6 +121,7 @@ impl Variant {
                     head_dim,
                     skip: false,
                     paged: false,
+                    sweep: false,
                 });
             }
         }

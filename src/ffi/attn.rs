@@ -16,7 +16,7 @@ pub unsafe extern "C" fn blasst_attn_params_init(p: *mut AttnParams) {
     })
 }
 
-unsafe fn params<'a>(p: *const AttnParams) -> Result<&'a AttnParams> {
+pub(crate) unsafe fn params<'a>(p: *const AttnParams) -> Result<&'a AttnParams> {
     non_null("params", p)?;
     if !(p as usize).is_multiple_of(std::mem::align_of::<AttnParams>()) {
         return Err(invalid!("params = {p:p} is misaligned"));

@@ -7,9 +7,13 @@ use crate::invalid;
 use std::ffi::{c_char, c_void};
 use std::path::Path;
 
-/// One dense pass that counts, for each of `num_lambdas` (<= 32) candidate lambdas, the tiles
-/// its skip test would skip (`skipped[i]`) out of `visited` tiles; counters are added to and
-/// live where the call's device is.
+/// One dense pass (the output is written as by a dense call; threshold_scale_factor is
+/// ignored) that counts, for each of `num_lambdas` (1..32) candidate lambdas (> 0), the tiles
+/// its skip test would skip (`skipped[i]`) out of `*visited` tiles, evaluated against the dense
+/// running maximum. Counters are added to and live where the call's device is (device memory
+/// for BLASST_DEVICE_CUDA). For lambda <= 1 the counts equal what separate runs with that
+/// threshold measure; for lambda > 1 they may differ (a skip run can skip a tile that would have
+/// raised a running maximum).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn blasst_calibrate_sweep(
     p: *const AttnParams,
@@ -21,15 +25,12 @@ pub unsafe extern "C" fn blasst_calibrate_sweep(
 ) -> blasst_status {
     boundary(|| {
         non_null("params", p)?;
-        non_null("skipped", skipped)?;
-        non_null("visited", visited)?;
         if num_lambdas == 0 || num_lambdas > 32 {
             return Err(invalid!("num_lambdas = {num_lambdas} must be in 1..=32"));
         }
-        let _ = (lambdas, cuda_stream);
-        Err(crate::unsupported!(
-            "blasst_calibrate_sweep is not built yet (issue 7)"
-        ))
+        let l = unsafe { slice("lambdas", lambdas, num_lambdas as usize)? };
+        let params = unsafe { super::attn::params(p)? };
+        unsafe { crate::attn::calibrate_sweep(params, l, skipped, visited, cuda_stream) }
     })
 }
 
