@@ -56,6 +56,17 @@ DEVI KvLoader make_loader(const KernelParams &p, const Seq &s, int b, int kh, co
 DEVI void load_kv_tile(const KernelParams &p, const Seq &s, int b, const KvLoader &L, i64 bs, u32 dst, int row0) {
   const bool full = row0 + DBN <= s.lk;
 #if PAGED
+  if (p.page_size_log2 >= 6) {
+    // Pages of >= 64 keys: the 64-key tile (64-aligned) lies in one page, one table read.
+    const int page = p.block_table[(i64)b * p.block_table_stride + (row0 >> p.page_size_log2)];
+    const u16 *src = L.base + (i64)page * bs + (i64)(row0 & ((1 << p.page_size_log2) - 1)) * L.rs + (i64)L.r0 * L.rs;
+    #pragma unroll
+    for (int i = 0; i < NLOAD; ++i) {
+      const bool valid = full || row0 + L.r0 + i * RSTEP < s.lk;
+      cp_async16(dst + L.dst0 + i * RSTEP * CH * 16, valid ? src + (i64)i * RSTEP * L.rs : L.base, valid);
+    }
+    return;
+  }
   #pragma unroll
   for (int i = 0; i < NLOAD; ++i) {
     const int pos = row0 + L.r0 + i * RSTEP;
