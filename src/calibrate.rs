@@ -261,8 +261,7 @@ pub fn sweep_points(
                 seed + i as u64,
             ),
         };
-        let conv = |x: &[f32]| x.iter().map(|&v| bf16::from_f32(v)).collect::<Vec<_>>();
-        let (q, k, v) = (conv(&s.q), conv(&s.k), conv(&s.v));
+        let (q, k, v) = s.to_bf16();
         let shape = Shape {
             batch: 1,
             seqlen_q: lq,
@@ -272,27 +271,21 @@ pub fn sweep_points(
             head_dim,
         };
         let mut o = vec![bf16::ZERO; q.len()];
-        let (visited, skipped) = if gpu {
-            crate::cuda::calibrate_sweep_host(
-                shape,
-                &q,
-                &k,
-                &v,
-                &mut o,
-                Options::default(),
-                lambdas,
-            )?
+        let device = if gpu {
+            crate::attn::Device::Cuda
         } else {
-            crate::cpu::calibrate_sweep_host(
-                shape,
-                &q,
-                &k,
-                &v,
-                &mut o,
-                Options::default(),
-                lambdas,
-            )?
+            crate::attn::Device::Cpu
         };
+        let (visited, skipped) = crate::host::calibrate_sweep(
+            device,
+            shape,
+            &q,
+            &k,
+            &v,
+            &mut o,
+            Options::default(),
+            lambdas,
+        )?;
         for (lam, sk) in lambdas.iter().zip(skipped) {
             points.push((*lam as f64, l as u32, sk as f64 / visited.max(1) as f64));
         }

@@ -16,6 +16,7 @@ mod error;
 /// pointers are NULL or valid for the sizes the arguments describe.
 #[allow(clippy::missing_safety_doc)]
 pub mod ffi;
+pub mod host;
 pub mod log;
 pub mod schedule;
 pub mod synth;

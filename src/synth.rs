@@ -143,3 +143,11 @@ pub fn exponential_logits(
         hot: vec![],
     }
 }
+
+impl Structured {
+    /// q, k, v rounded to bf16 (the benchmarks' and tools' element type).
+    pub fn to_bf16(&self) -> (Vec<half::bf16>, Vec<half::bf16>, Vec<half::bf16>) {
+        let conv = |x: &[f32]| x.iter().map(|&v| half::bf16::from_f32(v)).collect();
+        (conv(&self.q), conv(&self.k), conv(&self.v))
+    }
+}

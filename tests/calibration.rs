@@ -9,10 +9,6 @@ use blasst::cpu::{self, Options, Shape};
 use blasst::synth;
 use half::bf16;
 
-fn conv(x: &[f32]) -> Vec<bf16> {
-    x.iter().map(|&v| bf16::from_f32(v)).collect()
-}
-
 /// For lambda <= 1 the sweep's count equals a separate run's skipped tiles exactly (powers of
 /// two keep lambda * L exact in f32, so both see the same threshold).
 #[test]
@@ -41,7 +37,7 @@ fn sweep_counts_equal_separate_runs() {
             synth::structured(700, 3000, 2, 2, 64, 0.75, 16.0, 5),
         ),
     ] {
-        let (q, k, v) = (conv(&s.q), conv(&s.k), conv(&s.v));
+        let (q, k, v) = s.to_bf16();
         let shape = Shape {
             batch: 1,
             seqlen_q: lq,
@@ -99,7 +95,7 @@ fn measured_sparsity(inputs: Inputs, l: usize, factor: f32, seed: u64) -> f64 {
             synth::structured(lq, l, HEADS, HEADS, 128, hot_fraction, 12.0, seed)
         }
     };
-    let (q, k, v) = (conv(&s.q), conv(&s.k), conv(&s.v));
+    let (q, k, v) = s.to_bf16();
     let shape = Shape {
         batch: 1,
         seqlen_q: lq,

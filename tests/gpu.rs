@@ -408,8 +408,7 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
         ("decode split-KV", 1, 16384, 8, 128),
     ] {
         let s = synth::structured(lq, lk, heads, heads, d, 0.2, 16.0, 21);
-        let conv = |x: &[f32]| x.iter().map(|&v| bf16::from_f32(v)).collect::<Vec<_>>();
-        let (q, k, v) = (conv(&s.q), conv(&s.k), conv(&s.v));
+        let (q, k, v) = s.to_bf16();
         let shape = Shape {
             batch: 1,
             seqlen_q: lq,

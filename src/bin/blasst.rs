@@ -324,8 +324,7 @@ fn run(cli: Cli) -> blasst::Result<()> {
             threshold,
         } => {
             let s = synth::structured(seqlen, seqlen, heads, heads, head_dim, 0.3, 12.0, 1);
-            let conv = |x: &[f32]| x.iter().map(|&v| bf16::from_f32(v)).collect::<Vec<_>>();
-            let (q, k, v) = (conv(&s.q), conv(&s.k), conv(&s.v));
+            let (q, k, v) = s.to_bf16();
             let shape = Shape {
                 batch: 1,
                 seqlen_q: seqlen,
@@ -437,8 +436,7 @@ fn demo(
         12.0,
         seed,
     );
-    let conv = |x: &[f32]| x.iter().map(|&v| bf16::from_f32(v)).collect::<Vec<_>>();
-    let (q, k, v) = (conv(&s.q), conv(&s.k), conv(&s.v));
+    let (q, k, v) = s.to_bf16();
     let shape = Shape {
         batch: 1,
         seqlen_q: seqlen,
@@ -451,12 +449,13 @@ fn demo(
         "bf16, batch 1, {heads} heads, d = {head_dim}, Lq = Lk = {seqlen}, {}, hot fraction {hot_fraction}, seed {seed}",
         if causal { "causal" } else { "non-causal" }
     );
+    let device = if gpu {
+        blasst::Device::Cuda
+    } else {
+        blasst::Device::Cpu
+    };
     let run = |out: &mut [bf16], opts: Options| {
-        if gpu {
-            blasst::cuda::attention(shape, &q, &k, &v, out, None, opts)
-        } else {
-            cpu::attention(shape, &q, &k, &v, out, None, opts)
-        }
+        blasst::host::attention(device, shape, &q, &k, &v, out, None, opts)
     };
     println!("device: {}", if gpu { "CUDA" } else { "CPU" });
     let mut dense = vec![bf16::ZERO; q.len()];

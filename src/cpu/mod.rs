@@ -794,29 +794,7 @@ pub fn attention<T: Elem + DTypeOf>(
     lse: Option<&mut [f32]>,
     opts: Options,
 ) -> Result<SkipStats> {
-    shape.check(
-        q.len(),
-        k.len(),
-        v.len(),
-        o.len(),
-        lse.as_ref().map(|l| l.len()),
-    )?;
-    let mut p = contiguous_params(shape, T::DTYPE, crate::attn::BLASST_DEVICE_CPU, &opts)?;
-    p.q = q.as_ptr().cast();
-    p.k = k.as_ptr().cast();
-    p.v = v.as_ptr().cast();
-    p.o = o.as_mut_ptr().cast();
-    if let Some(l) = lse {
-        p.lse = l.as_mut_ptr();
-    }
-    let mut stats = [0u64; 2];
-    p.skip_stats = stats.as_mut_ptr();
-    // SAFETY: every pointer comes from a slice of exactly the size the shape describes.
-    unsafe { crate::attn::run(&p, std::ptr::null_mut())? };
-    Ok(SkipStats {
-        visited: stats[0],
-        skipped: stats[1],
-    })
+    crate::host::attention(crate::attn::Device::Cpu, shape, q, k, v, o, lse, opts)
 }
 
 /// The BLASST_DTYPE_* of an element type.
@@ -844,23 +822,5 @@ pub fn calibrate_sweep_host<T: Elem + DTypeOf>(
     opts: Options,
     lambdas: &[f32],
 ) -> Result<(u64, Vec<u64>)> {
-    shape.check(q.len(), k.len(), v.len(), o.len(), None)?;
-    let mut p = contiguous_params(shape, T::DTYPE, crate::attn::BLASST_DEVICE_CPU, &opts)?;
-    p.q = q.as_ptr().cast();
-    p.k = k.as_ptr().cast();
-    p.v = v.as_ptr().cast();
-    p.o = o.as_mut_ptr().cast();
-    let mut skipped = vec![0u64; lambdas.len()];
-    let mut visited = 0u64;
-    // SAFETY: every pointer comes from a slice of the size the shape describes.
-    unsafe {
-        crate::attn::calibrate_sweep(
-            &p,
-            lambdas,
-            skipped.as_mut_ptr(),
-            &mut visited,
-            std::ptr::null_mut(),
-        )?
-    };
-    Ok((visited, skipped))
+    crate::host::calibrate_sweep(crate::attn::Device::Cpu, shape, q, k, v, o, opts, lambdas)
 }

@@ -532,40 +532,7 @@ pub fn attention<T: crate::cpu::Elem + crate::cpu::DTypeOf>(
     lse: Option<&mut [f32]>,
     opts: crate::cpu::Options,
 ) -> Result<crate::cpu::SkipStats> {
-    shape.check(
-        q.len(),
-        k.len(),
-        v.len(),
-        o.len(),
-        lse.as_ref().map(|l| l.len()),
-    )?;
-    let mut p =
-        crate::cpu::contiguous_params(shape, T::DTYPE, crate::attn::BLASST_DEVICE_CUDA, &opts)?;
-    let (dq, dk, dv) = (
-        DeviceBuffer::from_slice(q)?,
-        DeviceBuffer::from_slice(k)?,
-        DeviceBuffer::from_slice(v)?,
-    );
-    let d_o = DeviceBuffer::new(std::mem::size_of_val(o))?;
-    let d_lse = DeviceBuffer::new(shape.lse_len() * 4)?;
-    let d_stats = DeviceBuffer::new(16)?;
-    (p.q, p.k, p.v, p.o) = (dq.ptr(), dk.ptr(), dv.ptr(), d_o.ptr());
-    p.skip_stats = d_stats.ptr() as *mut u64;
-    if lse.is_some() {
-        p.lse = d_lse.ptr() as *mut f32;
-    }
-    // SAFETY: device buffers of exactly the sizes the shape describes.
-    unsafe { crate::attn::run(&p, std::ptr::null_mut())? };
-    d_o.copy_to(o)?;
-    if let Some(l) = lse {
-        d_lse.copy_to(l)?;
-    }
-    let mut st = [0u64; 2];
-    d_stats.copy_to(&mut st)?;
-    Ok(crate::cpu::SkipStats {
-        visited: st[0],
-        skipped: st[1],
-    })
+    crate::host::attention(crate::attn::Device::Cuda, shape, q, k, v, o, lse, opts)
 }
 
 /// The GPU twin of [`crate::cpu::calibrate_sweep_host`] (copies in, sweeps, copies out).
@@ -578,31 +545,5 @@ pub fn calibrate_sweep_host<T: crate::cpu::Elem + crate::cpu::DTypeOf>(
     opts: crate::cpu::Options,
     lambdas: &[f32],
 ) -> Result<(u64, Vec<u64>)> {
-    shape.check(q.len(), k.len(), v.len(), o.len(), None)?;
-    let mut p =
-        crate::cpu::contiguous_params(shape, T::DTYPE, crate::attn::BLASST_DEVICE_CUDA, &opts)?;
-    let (dq, dk, dv) = (
-        DeviceBuffer::from_slice(q)?,
-        DeviceBuffer::from_slice(k)?,
-        DeviceBuffer::from_slice(v)?,
-    );
-    let d_o = DeviceBuffer::new(std::mem::size_of_val(o))?;
-    let d_cnt = DeviceBuffer::new(8 * (lambdas.len() + 1))?;
-    (p.q, p.k, p.v, p.o) = (dq.ptr(), dk.ptr(), dv.ptr(), d_o.ptr());
-    let skipped = d_cnt.ptr() as *mut u64;
-    // SAFETY: device buffers of the sizes the shape describes; counters sized above.
-    unsafe {
-        crate::attn::calibrate_sweep(
-            &p,
-            lambdas,
-            skipped,
-            skipped.add(lambdas.len()),
-            std::ptr::null_mut(),
-        )?
-    };
-    d_o.copy_to(o)?;
-    let mut cnt = vec![0u64; lambdas.len() + 1];
-    d_cnt.copy_to(&mut cnt)?;
-    let visited = cnt.pop().unwrap();
-    Ok((visited, cnt))
+    crate::host::calibrate_sweep(crate::attn::Device::Cuda, shape, q, k, v, o, opts, lambdas)
 }
