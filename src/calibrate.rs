@@ -78,6 +78,14 @@ pub fn fit(lambdas: &[f64], seq_lens: &[u32], sparsities: &[f64]) -> Result<Cali
     })
 }
 
+/// [`fit`] over `(lambda, L, sparsity)` points as `sweep_points` returns them.
+pub fn fit_points(points: &[(f64, u32, f64)]) -> Result<CalibFit> {
+    let lambdas: Vec<f64> = points.iter().map(|p| p.0).collect();
+    let lens: Vec<u32> = points.iter().map(|p| p.1).collect();
+    let sparsities: Vec<f64> = points.iter().map(|p| p.2).collect();
+    fit(&lambdas, &lens, &sparsities)
+}
+
 fn check_fit(name: &str, f: &CalibFit) -> Result<()> {
     if !f.a.is_finite() || f.a <= 0.0 || !f.b.is_finite() {
         return Err(invalid!(

@@ -129,14 +129,7 @@ fn calibrated_checkpoint(
 ) -> (std::path::PathBuf, calibrate::CalibFit) {
     let pts =
         calibrate::sweep_points(inputs, lengths, HEADS, 128, false, lambdas, false, 11).unwrap();
-    let (l, n, s): (Vec<f64>, Vec<u32>, Vec<f64>) =
-        pts.iter().fold((vec![], vec![], vec![]), |mut acc, p| {
-            acc.0.push(p.0);
-            acc.1.push(p.1);
-            acc.2.push(p.2);
-            acc
-        });
-    let fit = calibrate::fit(&l, &n, &s).unwrap();
+    let fit = calibrate::fit_points(&pts).unwrap();
     let dir = std::env::temp_dir().join(format!("blasst-calib-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("transformer")).unwrap();
     let cfg = dir.join("transformer/config.json");

@@ -287,12 +287,7 @@ fn run(cli: Cli) -> blasst::Result<()> {
                 }
                 println!();
             }
-            let (l, n, sp): (Vec<f64>, Vec<u32>, Vec<f64>) = (
-                pts.iter().map(|p| p.0).collect(),
-                pts.iter().map(|p| p.1).collect(),
-                pts.iter().map(|p| p.2).collect(),
-            );
-            let fit = calibrate::fit(&l, &n, &sp)?;
+            let fit = calibrate::fit_points(&pts)?;
             println!(
                 "fit: lambda * L = {:.6} * exp({:.6} * S)   R2 {:.4}, {} points, sparsity {:.3}..{:.3}",
                 fit.a, fit.b, fit.r2, fit.num_points, fit.min_sparsity, fit.max_sparsity
