@@ -454,6 +454,15 @@ fn demo(
     };
     println!("device: {}", if gpu { "CUDA" } else { "CPU" });
     let mut dense = vec![bf16::ZERO; q.len()];
+    // Warm-up: the first GPU call compiles its kernels (NVRTC, then cached on disk).
+    run(
+        &mut dense,
+        Options {
+            causal,
+            threshold_scale_factor: 1.0,
+            ..Default::default()
+        },
+    )?;
     let t0 = Instant::now();
     run(
         &mut dense,
