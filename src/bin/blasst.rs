@@ -452,7 +452,15 @@ fn demo(
     let run = |out: &mut [bf16], opts: Options| {
         blasst::host::attention(device, shape, &q, &k, &v, out, None, opts)
     };
-    println!("device: {}", if gpu { "CUDA" } else { "CPU" });
+    println!(
+        "device: {}{}",
+        if gpu { "CUDA" } else { "CPU" },
+        if gpu {
+            " (times include host<->device copies; kernel timings: bench/RESULTS.md)"
+        } else {
+            ""
+        }
+    );
     let mut dense = vec![bf16::ZERO; q.len()];
     // Warm-up: the first GPU call compiles its kernels (NVRTC, then cached on disk).
     run(
