@@ -322,8 +322,8 @@ enum blasst_status blasst_attn_plan(const struct blasst_attn_params *p,
  * `v` [num_states][num_rows][num_heads][head_dim] of `dtype`, `s` [num_states][num_rows][num_heads]
  * fp32 natural-log LSE (-inf: empty part), `v_out` [num_rows][num_heads][head_dim] of `dtype`,
  * `s_out` [num_rows][num_heads] or NULL. Rows whose parts are all -inf get zeros and -inf.
- * Device BLASST_DEVICE_CPU runs on host memory; BLASST_DEVICE_CUDA is not supported in this
- * version (BLASST_ERROR_NO_DEVICE without a driver, else BLASST_ERROR_UNSUPPORTED).
+ * Device BLASST_DEVICE_CPU runs on host memory (f32, f16, bf16); BLASST_DEVICE_CUDA runs one
+ * kernel on `cuda_stream` over device memory (f16, bf16; head_dim 64 or 128).
  */
 enum blasst_status blasst_merge_states(uint32_t device,
                                        uint32_t dtype,

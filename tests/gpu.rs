@@ -467,3 +467,135 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
         println!("{name}: visited {gv}, skipped per lambda {gc:?}");
     }
 }
+
+/// blasst_merge_states on the GPU equals the CPU merge, and merging the two KV halves of a call
+/// reproduces the whole call.
+#[test]
+fn merge_states_on_the_gpu() {
+    if !gpu() {
+        return;
+    }
+    use blasst::cpu::{Options, Shape};
+    use blasst::ffi::{blasst_merge_states, blasst_status};
+    let (lq, lk, h, d) = (37usize, 600usize, 4usize, 128usize);
+    let mut rng = Rng::new(5);
+    let q: Vec<bf16> = (0..lq * h * d)
+        .map(|_| bf16::from_f32(rng.normal()))
+        .collect();
+    let k: Vec<bf16> = (0..lk * h * d)
+        .map(|_| bf16::from_f32(rng.normal()))
+        .collect();
+    let v: Vec<bf16> = (0..lk * h * d)
+        .map(|_| bf16::from_f32(rng.normal()))
+        .collect();
+    let half = 256;
+    let part = |k0: usize, k1: usize| {
+        let shape = Shape {
+            batch: 1,
+            seqlen_q: lq,
+            seqlen_kv: k1 - k0,
+            num_q_heads: h,
+            num_kv_heads: h,
+            head_dim: d,
+        };
+        let mut o = vec![bf16::ZERO; lq * h * d];
+        let mut lse = vec![0f32; lq * h];
+        blasst::cpu::attention(
+            shape,
+            &q,
+            &k[k0 * h * d..k1 * h * d],
+            &v[k0 * h * d..k1 * h * d],
+            &mut o,
+            Some(&mut lse),
+            Options::default(),
+        )
+        .unwrap();
+        (o, lse)
+    };
+    let (full, full_lse) = part(0, lk);
+    let (o1, l1) = part(0, half);
+    let (o2, l2) = part(half, lk);
+    let states: Vec<bf16> = o1.iter().chain(&o2).copied().collect();
+    let lses: Vec<f32> = l1.iter().chain(&l2).copied().collect();
+    let dv = DeviceBuffer::from_slice(&states).unwrap();
+    let ds = DeviceBuffer::from_slice(&lses).unwrap();
+    let dout = DeviceBuffer::new(lq * h * d * 2).unwrap();
+    let dlse = DeviceBuffer::new(lq * h * 4).unwrap();
+    let st = unsafe {
+        blasst_merge_states(
+            0,
+            1,
+            dv.ptr(),
+            ds.ptr().cast(),
+            2,
+            lq as u32,
+            h as u32,
+            d as u32,
+            dout.ptr(),
+            dlse.ptr().cast(),
+            std::ptr::null_mut(),
+        )
+    };
+    assert_eq!(st, blasst_status::BLASST_OK);
+    let mut out = vec![bf16::ZERO; lq * h * d];
+    let mut out_lse = vec![0f32; lq * h];
+    dout.copy_to(&mut out).unwrap();
+    dlse.copy_to(&mut out_lse).unwrap();
+    let mut cpu_out = vec![bf16::ZERO; lq * h * d];
+    let mut cpu_lse = vec![0f32; lq * h];
+    let st = unsafe {
+        blasst_merge_states(
+            1,
+            1,
+            states.as_ptr().cast(),
+            lses.as_ptr(),
+            2,
+            lq as u32,
+            h as u32,
+            d as u32,
+            cpu_out.as_mut_ptr().cast(),
+            cpu_lse.as_mut_ptr(),
+            std::ptr::null_mut(),
+        )
+    };
+    assert_eq!(st, blasst_status::BLASST_OK);
+    let diff = |a: &[bf16], b: &[bf16]| {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x.to_f32() - y.to_f32()).abs())
+            .fold(0f32, f32::max)
+    };
+    assert!(
+        diff(&out, &cpu_out) <= 8e-3,
+        "GPU vs CPU merge {}",
+        diff(&out, &cpu_out)
+    );
+    assert!(
+        diff(&out, &full) <= 1.6e-2,
+        "merged halves vs whole {}",
+        diff(&out, &full)
+    );
+    let dl = out_lse
+        .iter()
+        .zip(&full_lse)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f32, f32::max);
+    assert!(dl < 1e-4, "lse {dl}");
+    // Host memory passed as device memory is rejected.
+    let st = unsafe {
+        blasst_merge_states(
+            0,
+            1,
+            states.as_ptr().cast(),
+            lses.as_ptr(),
+            2,
+            lq as u32,
+            h as u32,
+            d as u32,
+            cpu_out.as_mut_ptr().cast(),
+            cpu_lse.as_mut_ptr(),
+            std::ptr::null_mut(),
+        )
+    };
+    assert_eq!(st, blasst_status::BLASST_ERROR_INVALID_ARGUMENT);
+}

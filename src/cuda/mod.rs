@@ -547,3 +547,97 @@ pub fn calibrate_sweep_host<T: crate::cpu::Elem + crate::cpu::DTypeOf>(
 ) -> Result<(u64, Vec<u64>)> {
     crate::host::calibrate_sweep(crate::attn::Device::Cuda, shape, q, k, v, o, opts, lambdas)
 }
+
+/// Must match `struct MergeParams` in kernels/merge_states.cu.
+#[repr(C)]
+struct MergeParams {
+    v: u64,
+    s: u64,
+    out: u64,
+    s_out: u64,
+    num_states: i32,
+    num_rows: i32,
+    num_heads: i32,
+    pad_: i32,
+}
+
+/// `blasst_merge_states` on the GPU (stacked layout, see the C documentation), on `stream`.
+///
+/// # Safety
+/// Device pointers of the sizes the counts describe.
+pub unsafe fn merge_states(
+    bf16: bool,
+    v: *const c_void,
+    s: *const f32,
+    num_states: usize,
+    num_rows: usize,
+    num_heads: usize,
+    head_dim: usize,
+    out: *mut c_void,
+    s_out: *mut f32,
+    stream: *mut c_void,
+) -> Result<()> {
+    probe()?;
+    if !(head_dim == 64 || head_dim == 128) {
+        return Err(crate::unsupported!(
+            "head_dim = {head_dim} is not supported by blasst_merge_states on the GPU (64, 128)"
+        ));
+    }
+    if num_rows > u32::MAX as usize || num_heads > 65535 || num_states > i32::MAX as usize {
+        return Err(invalid!(
+            "num_rows / num_heads / num_states too large for one launch"
+        ));
+    }
+    let ctx = current_ctx()?;
+    for (name, ptr) in [
+        ("v", v as usize),
+        ("s", s as usize),
+        ("v_out", out as usize),
+        ("s_out", s_out as usize),
+    ] {
+        device_ptr(name, ptr)?;
+    }
+    for (name, ptr) in [("v", v as usize), ("v_out", out as usize)] {
+        if !ptr.is_multiple_of(4) {
+            return Err(invalid!(
+                "{name} = {ptr:#x} must be 4-byte aligned on the GPU"
+            ));
+        }
+    }
+    let var = Variant {
+        family: Family::MergeStates,
+        bf16,
+        head_dim: head_dim as u32,
+        skip: false,
+        paged: false,
+        sweep: false,
+    };
+    let f = function(&ctx, &var, 0)?;
+    let mp = MergeParams {
+        v: v as u64,
+        s: s as u64,
+        out: out as u64,
+        s_out: s_out as u64,
+        num_states: num_states as i32,
+        num_rows: num_rows as i32,
+        num_heads: num_heads as i32,
+        pad_: 0,
+    };
+    let mut arg = &mp as *const MergeParams as *mut c_void;
+    let r = unsafe {
+        cu::cuLaunchKernel(
+            f.0,
+            num_rows as u32,
+            num_heads as u32,
+            1,
+            head_dim as u32,
+            1,
+            1,
+            0,
+            stream as cu::CUstream,
+            &mut arg,
+            std::ptr::null_mut(),
+        )
+    };
+    check(r, &format!("launch of {}", var.name()))
+}

@@ -14,12 +14,15 @@ pub const COMMON: &str = include_str!("../../kernels/common.cuh");
 pub const PREFILL: &str = include_str!("../../kernels/prefill.cu");
 pub const DECODE: &str = include_str!("../../kernels/decode.cu");
 pub const MERGE: &str = include_str!("../../kernels/merge.cu");
+pub const MERGE_STATES: &str = include_str!("../../kernels/merge_states.cu");
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Family {
     Prefill,
     Decode,
     Merge,
+    /// `blasst_merge_states` (stacked partial results, element type in and out).
+    MergeStates,
 }
 
 /// One compiled specialisation.
@@ -53,6 +56,7 @@ impl Variant {
         let dt = if self.bf16 { "bf16" } else { "f16" };
         match self.family {
             Family::Merge => format!("blasst_merge_splits_{dt}_d{}", self.head_dim),
+            Family::MergeStates => format!("blasst_merge_states_{dt}_d{}", self.head_dim),
             f => format!(
                 "blasst_fwd_{}_{dt}_d{}_{}{}",
                 if f == Family::Prefill {
@@ -78,6 +82,7 @@ impl Variant {
             Family::Prefill => PREFILL,
             Family::Decode => DECODE,
             Family::Merge => MERGE,
+            Family::MergeStates => MERGE_STATES,
         };
         format!(
             "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n{COMMON}\n{body}",
@@ -115,14 +120,16 @@ impl Variant {
                         }
                     }
                 }
-                v.push(Variant {
-                    family: Family::Merge,
-                    bf16,
-                    head_dim,
-                    skip: false,
-                    paged: false,
-                    sweep: false,
-                });
+                for family in [Family::Merge, Family::MergeStates] {
+                    v.push(Variant {
+                        family,
+                        bf16,
+                        head_dim,
+                        skip: false,
+                        paged: false,
+                        sweep: false,
+                    });
+                }
             }
         }
         v

@@ -78,8 +78,8 @@ pub unsafe extern "C" fn blasst_attn_plan(
 /// `v` [num_states][num_rows][num_heads][head_dim] of `dtype`, `s` [num_states][num_rows][num_heads]
 /// fp32 natural-log LSE (-inf: empty part), `v_out` [num_rows][num_heads][head_dim] of `dtype`,
 /// `s_out` [num_rows][num_heads] or NULL. Rows whose parts are all -inf get zeros and -inf.
-/// Device BLASST_DEVICE_CPU runs on host memory; BLASST_DEVICE_CUDA is not supported in this
-/// version (BLASST_ERROR_NO_DEVICE without a driver, else BLASST_ERROR_UNSUPPORTED).
+/// Device BLASST_DEVICE_CPU runs on host memory (f32, f16, bf16); BLASST_DEVICE_CUDA runs one
+/// kernel on `cuda_stream` over device memory (f16, bf16; head_dim 64 or 128).
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn blasst_merge_states(
@@ -95,7 +95,6 @@ pub unsafe extern "C" fn blasst_merge_states(
     s_out: *mut f32,
     cuda_stream: *mut c_void,
 ) -> blasst_status {
-    let _ = cuda_stream;
     boundary(|| {
         let device = Device::try_from(device)?;
         let dtype = DType::try_from(dtype)?;
@@ -125,10 +124,25 @@ pub unsafe extern "C" fn blasst_merge_states(
         non_null("s", s)?;
         non_null("v_out", v_out)?;
         if device == Device::Cuda {
-            crate::cuda::probe()?;
-            return Err(crate::unsupported!(
-                "blasst_merge_states runs on the CPU only in this version (device = BLASST_DEVICE_CPU); the decode kernels merge their own splits on the GPU"
-            ));
+            if dtype == DType::F32 {
+                return Err(crate::unsupported!(
+                    "dtype = 2 (F32) is CPU only; blasst_merge_states on the GPU takes F16 or BF16"
+                ));
+            }
+            return unsafe {
+                crate::cuda::merge_states(
+                    dtype == DType::BF16,
+                    v,
+                    s,
+                    n,
+                    num_rows as usize,
+                    num_heads as usize,
+                    d,
+                    v_out,
+                    s_out,
+                    cuda_stream,
+                )
+            };
         }
         let lse = unsafe { slice("s", s, rows * n)? };
         match dtype {
