@@ -391,6 +391,13 @@ fn host_pointers_are_rejected() {
     let e = unsafe { blasst::attn::run(&p, std::ptr::null_mut()) }.unwrap_err();
     assert_eq!(e.kind(), blasst::StatusKind::InvalidArgument);
     assert!(e.message().contains("is host memory"), "{}", e.message());
+    // And the reverse: device memory on the CPU path is rejected, not dereferenced.
+    let dev = DeviceBuffer::new(4096 * 2).unwrap();
+    let mut p = bt.params;
+    let ptr = dev.ptr();
+    (p.q, p.k, p.v, p.o) = (ptr, ptr, ptr, ptr);
+    let e = unsafe { blasst::attn::run(&p, std::ptr::null_mut()) }.unwrap_err();
+    assert!(e.message().contains("is device memory"), "{}", e.message());
 }
 
 /// The GPU calibration sweep (one launch of the sweep specialisation) counts exactly what the

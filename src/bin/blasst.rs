@@ -96,9 +96,15 @@ enum Cmd {
         #[arg(long)]
         describe: bool,
     },
-    /// Time one attention call on the CPU backend (bf16, batch 1, Lq = Lk) and print TFLOP/s.
-    /// (GPU benchmarks: bench/bench.py on the GPU machine.)
-    BenchCpu {
+    /// Time prefill attention (bf16, batch 1, Lq = Lk, structured inputs) on the CPU or the GPU
+    /// and print TFLOP/s and the measured skipped-tile fraction. The side-by-side comparison
+    /// with PyTorch is bench/bench.py on the GPU machine.
+    Bench {
+        #[arg(long, value_enum, default_value = "auto")]
+        device: DeviceArg,
+        /// GPU: timed back-to-back calls after one warm-up.
+        #[arg(long, default_value_t = 10)]
+        iters: usize,
         #[arg(long, default_value_t = 8192)]
         seqlen: usize,
         #[arg(long, default_value_t = 32)]
@@ -311,13 +317,23 @@ fn run(cli: Cli) -> blasst::Result<()> {
             }
             Ok(())
         }
-        Cmd::BenchCpu {
+        Cmd::Bench {
+            device,
+            iters,
             seqlen,
             heads,
             head_dim,
             causal,
             threshold,
         } => {
+            let gpu = match device {
+                DeviceArg::Cpu => false,
+                DeviceArg::Cuda => {
+                    blasst::cuda::probe()?;
+                    true
+                }
+                DeviceArg::Auto => blasst::cuda::available(),
+            };
             let s = synth::structured(seqlen, seqlen, heads, heads, head_dim, 0.3, 12.0, 1);
             let (q, k, v) = s.to_bf16();
             let shape = Shape {
@@ -328,30 +344,32 @@ fn run(cli: Cli) -> blasst::Result<()> {
                 num_kv_heads: heads,
                 head_dim,
             };
-            let mut o = vec![bf16::ZERO; q.len()];
-            let factor = (threshold * seqlen as f64) as f32;
-            let t0 = Instant::now();
-            let st = cpu::attention(
-                shape,
-                &q,
-                &k,
-                &v,
-                &mut o,
-                None,
-                Options {
-                    causal,
-                    threshold_scale_factor: factor,
-                    ..Default::default()
-                },
-            )?;
-            let secs = t0.elapsed().as_secs_f64();
+            let opts = Options {
+                causal,
+                threshold_scale_factor: (threshold * seqlen as f64) as f32,
+                ..Default::default()
+            };
             let flops =
                 4.0 * (seqlen * seqlen * heads * head_dim) as f64 / if causal { 2.0 } else { 1.0 };
+            let (secs, st) = if gpu {
+                bench_gpu(shape, &q, &k, &v, opts, iters.max(1))?
+            } else {
+                let mut o = vec![bf16::ZERO; q.len()];
+                let t0 = Instant::now();
+                let st = cpu::attention(shape, &q, &k, &v, &mut o, None, opts)?;
+                (t0.elapsed().as_secs_f64(), st)
+            };
             println!(
-                "cpu bf16 Lq = Lk = {seqlen}, {heads} heads, d = {head_dim}, {}: {secs:.2} s, {:.1} GFLOP/s on {} threads, skipped {:.1}%",
+                "{} bf16 Lq = Lk = {seqlen}, {heads} heads, d = {head_dim}, {}: {:.3} ms, {:.1} TFLOP/s{}, skipped {:.1}%",
+                if gpu { "cuda" } else { "cpu" },
                 if causal { "causal" } else { "non-causal" },
-                flops / secs / 1e9,
-                rayon::current_num_threads(),
+                secs * 1e3,
+                flops / secs / 1e12,
+                if gpu {
+                    String::new()
+                } else {
+                    format!(" on {} threads", rayon::current_num_threads())
+                },
                 st.fraction() * 100.0
             );
             Ok(())
@@ -512,4 +530,49 @@ fn demo(
         );
     }
     Ok(())
+}
+
+/// Times `iters` back-to-back GPU calls on device-resident inputs (one warm-up call first).
+fn bench_gpu(
+    shape: Shape,
+    q: &[bf16],
+    k: &[bf16],
+    v: &[bf16],
+    opts: Options,
+    iters: usize,
+) -> blasst::Result<(f64, cpu::SkipStats)> {
+    use blasst::cuda::DeviceBuffer;
+    let mut p = cpu::contiguous_params(
+        shape,
+        blasst::attn::BLASST_DTYPE_BF16,
+        blasst::attn::BLASST_DEVICE_CUDA,
+        &opts,
+    )?;
+    let (dq, dk, dv) = (
+        DeviceBuffer::from_slice(q)?,
+        DeviceBuffer::from_slice(k)?,
+        DeviceBuffer::from_slice(v)?,
+    );
+    let d_o = DeviceBuffer::new(std::mem::size_of_val(q))?;
+    let d_stats = DeviceBuffer::new(16)?;
+    (p.q, p.k, p.v, p.o) = (dq.ptr(), dk.ptr(), dv.ptr(), d_o.ptr());
+    p.skip_stats = d_stats.ptr().cast();
+    // SAFETY: device buffers of the sizes the shape describes.
+    unsafe { blasst::attn::run(&p, std::ptr::null_mut())? };
+    let mut st = [0u64; 2];
+    d_stats.copy_to(&mut st)?;
+    p.skip_stats = std::ptr::null_mut();
+    blasst::cuda::synchronize()?;
+    let t0 = Instant::now();
+    for _ in 0..iters {
+        unsafe { blasst::attn::run(&p, std::ptr::null_mut())? };
+    }
+    blasst::cuda::synchronize()?;
+    Ok((
+        t0.elapsed().as_secs_f64() / iters as f64,
+        cpu::SkipStats {
+            visited: st[0],
+            skipped: st[1],
+        },
+    ))
 }

@@ -176,6 +176,17 @@ pub unsafe fn sweep(p: &AttnParams, d: &Desc, ln_lambdas: &[f32]) -> Result<(u64
 /// Runs the call; returns (visited, counts) where counts is [skipped] for a normal call and
 /// one count per candidate for a sweep.
 unsafe fn run_counting(p: &AttnParams, d: &Desc, sweep: &[f32]) -> Result<(u64, Vec<u64>)> {
+    crate::cuda::host_has_device_pointer(&[
+        ("q", p.q as usize),
+        ("k", p.k as usize),
+        ("v", p.v as usize),
+        ("o", p.o as usize),
+        ("lse", p.lse as usize),
+        ("cu_seqlens_q", p.cu_seqlens_q as usize),
+        ("cu_seqlens_kv", p.cu_seqlens_kv as usize),
+        ("seqused_kv", p.seqused_kv as usize),
+        ("block_table", p.block_table as usize),
+    ])?;
     let seqs = unsafe { sequences(p, d)? };
     let counts = unsafe {
         match d.dtype {

@@ -189,6 +189,51 @@ fn device_ptr(name: &str, ptr: usize) -> Result<()> {
     Ok(())
 }
 
+/// Whether `ptr` is device memory, asked only when the host process has already loaded and
+/// initialised the CUDA driver (`RTLD_NOLOAD`: the CPU path never loads or initialises CUDA
+/// itself). Used by the CPU backend to reject device pointers instead of crashing on them.
+pub fn host_has_device_pointer(ptrs: &[(&str, usize)]) -> crate::Result<()> {
+    // Not cached: the host may load the driver after our first CPU call (a dlopen with
+    // RTLD_NOLOAD costs about a microsecond).
+    let loaded = {
+        ["libcuda.so.1", "libcuda.so"].iter().any(|n| {
+            let c = CString::new(*n).unwrap();
+            // SAFETY: RTLD_NOLOAD only returns a handle to an already loaded library.
+            let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_LAZY | libc::RTLD_NOLOAD) };
+            if h.is_null() {
+                false
+            } else {
+                unsafe { libc::dlclose(h) };
+                true
+            }
+        })
+    };
+    if !loaded {
+        return Ok(());
+    }
+    for &(name, ptr) in ptrs {
+        if ptr == 0 {
+            continue;
+        }
+        let mut ty: u32 = 0;
+        let r = unsafe {
+            cu::cuPointerGetAttribute(
+                &mut ty as *mut u32 as *mut c_void,
+                cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                ptr as cu::CUdeviceptr,
+            )
+        };
+        // 2 = CU_MEMORYTYPE_DEVICE (managed memory reports it too but is host-accessible; it
+        // is rejected as well: pass device = BLASST_DEVICE_CUDA for it).
+        if r == cu::CUresult::CUDA_SUCCESS && ty == 2 {
+            return Err(invalid!(
+                "{name} = {ptr:#x} is device memory; device = BLASST_DEVICE_CPU needs host pointers"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Must match `struct KernelParams` in kernels/common.cuh.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
