@@ -6,6 +6,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
+# Scripts that pip installs (cmake) live here; put it on PATH in case no shim covers it.
+PATH="$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))'):$PATH"
+export PATH
 if ! command -v cmake >/dev/null 2>&1; then
   echo "== installing cmake (pip)"
   python3 -m pip install --quiet "cmake>=3.16"
