@@ -47,9 +47,17 @@ fn sweep_counts_equal_separate_runs() {
             head_dim: 64,
         };
         let mut o = vec![bf16::ZERO; q.len()];
-        let (visited, counts) =
-            cpu::calibrate_sweep_host(shape, &q, &k, &v, &mut o, Options::default(), &lambdas)
-                .unwrap();
+        let (visited, counts) = blasst::host::calibrate_sweep(
+            blasst::Device::Cpu,
+            shape,
+            &q,
+            &k,
+            &v,
+            &mut o,
+            Options::default(),
+            &lambdas,
+        )
+        .unwrap();
         let mut dense = vec![bf16::ZERO; q.len()];
         cpu::attention(shape, &q, &k, &v, &mut dense, None, Options::default()).unwrap();
         assert_eq!(o, dense, "{name}: the sweep writes the dense output");

@@ -425,7 +425,8 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
             head_dim: d,
         };
         let mut o = vec![bf16::ZERO; q.len()];
-        let (gv, gc) = blasst::cuda::calibrate_sweep_host(
+        let (gv, gc) = blasst::host::calibrate_sweep(
+            blasst::Device::Cuda,
             shape,
             &q,
             &k,
@@ -436,7 +437,8 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
         )
         .unwrap();
         let mut oc = vec![bf16::ZERO; q.len()];
-        let (cv, cc) = blasst::cpu::calibrate_sweep_host(
+        let (cv, cc) = blasst::host::calibrate_sweep(
+            blasst::Device::Cpu,
             shape,
             &q,
             &k,
@@ -451,7 +453,8 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
             if *lam > 1.0 {
                 continue;
             }
-            let st = blasst::cuda::attention(
+            let st = blasst::host::attention(
+                blasst::Device::Cuda,
                 shape,
                 &q,
                 &k,

@@ -148,7 +148,11 @@ pub unsafe fn calibrate_sweep(
     visited: *mut u64,
     cuda_stream: *mut c_void,
 ) -> Result<()> {
-    let d = validate(p)?;
+    // The sweep is one dense pass whatever the caller's factor.
+    let d = Desc {
+        factor: 0.0,
+        ..validate(p)?
+    };
     if lambdas.is_empty() || lambdas.len() > 32 {
         return Err(invalid!(
             "num_lambdas = {} must be in 1..=32",

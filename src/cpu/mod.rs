@@ -155,7 +155,8 @@ pub(crate) fn add_stats(stats: *mut u64, visited: u64, skipped: u64) {
     }
 }
 
-/// The calibration sweep (SPEC section 6): one dense pass that counts, for each candidate
+/// The calibration sweep (SPEC section 6) for a dense `d` (factor 0, set by
+/// `attn::calibrate_sweep`): one dense pass that counts, for each candidate
 /// `ln(lambda)`, the tiles its skip test would skip, evaluated against the dense running
 /// maximum. Writes the dense output like `run`. Returns (visited, skipped per candidate).
 ///
@@ -167,10 +168,13 @@ pub(crate) fn add_stats(stats: *mut u64, visited: u64, skipped: u64) {
 ///
 /// # Safety
 /// As `run`.
-pub unsafe fn sweep(p: &AttnParams, d: &Desc, ln_lambdas: &[f32]) -> Result<(u64, Vec<u64>)> {
-    let mut dense = d.clone();
-    dense.factor = 0.0;
-    unsafe { run_counting(p, &dense, ln_lambdas) }
+pub(crate) unsafe fn sweep(
+    p: &AttnParams,
+    d: &Desc,
+    ln_lambdas: &[f32],
+) -> Result<(u64, Vec<u64>)> {
+    debug_assert_eq!(d.factor, 0.0);
+    unsafe { run_counting(p, d, ln_lambdas) }
 }
 
 /// Runs the call; returns (visited, counts) where counts is [skipped] for a normal call and
@@ -820,18 +824,4 @@ impl DTypeOf for f16 {
 }
 impl DTypeOf for bf16 {
     const DTYPE: u32 = crate::attn::BLASST_DTYPE_BF16;
-}
-
-/// Safe calibration sweep on contiguous host slices (see `attn::calibrate_sweep`): returns
-/// (visited, skipped per candidate lambda). The dense output is written to `o`.
-pub fn calibrate_sweep_host<T: Elem + DTypeOf>(
-    shape: Shape,
-    q: &[T],
-    k: &[T],
-    v: &[T],
-    o: &mut [T],
-    opts: Options,
-    lambdas: &[f32],
-) -> Result<(u64, Vec<u64>)> {
-    crate::host::calibrate_sweep(crate::attn::Device::Cpu, shape, q, k, v, o, opts, lambdas)
 }

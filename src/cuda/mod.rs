@@ -167,12 +167,11 @@ fn function(ctx: &Ctx, v: &Variant, smem: usize) -> Result<Func> {
     Ok(Func(f))
 }
 
-/// Rejects host memory where the GPU path needs device memory.
-fn device_ptr(name: &str, ptr: usize) -> Result<()> {
-    if ptr == 0 {
-        return Ok(());
-    }
+/// Whether the driver reports `ptr` as device memory (CU_MEMORYTYPE_DEVICE, which managed
+/// memory also reports). Pointers the driver does not know (plain host memory) are not.
+fn is_device_memory(ptr: usize) -> bool {
     let mut ty: u32 = 0;
+    // SAFETY: an attribute query on an arbitrary address; the driver validates it.
     let r = unsafe {
         cu::cuPointerGetAttribute(
             &mut ty as *mut u32 as *mut c_void,
@@ -180,8 +179,15 @@ fn device_ptr(name: &str, ptr: usize) -> Result<()> {
             ptr as cu::CUdeviceptr,
         )
     };
-    // 2 = CU_MEMORYTYPE_DEVICE; managed memory also reports DEVICE.
-    if r != cu::CUresult::CUDA_SUCCESS || ty != 2 {
+    r == cu::CUresult::CUDA_SUCCESS && ty == cu::CUmemorytype::CU_MEMORYTYPE_DEVICE as u32
+}
+
+/// Rejects host memory where the GPU path needs device memory.
+fn device_ptr(name: &str, ptr: usize) -> Result<()> {
+    if ptr == 0 {
+        return Ok(());
+    }
+    if !is_device_memory(ptr) {
         return Err(invalid!(
             "{name} = {ptr:#x} is host memory; device = BLASST_DEVICE_CUDA needs device pointers"
         ));
@@ -215,17 +221,9 @@ pub fn host_has_device_pointer(ptrs: &[(&str, usize)]) -> crate::Result<()> {
         if ptr == 0 {
             continue;
         }
-        let mut ty: u32 = 0;
-        let r = unsafe {
-            cu::cuPointerGetAttribute(
-                &mut ty as *mut u32 as *mut c_void,
-                cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                ptr as cu::CUdeviceptr,
-            )
-        };
-        // 2 = CU_MEMORYTYPE_DEVICE (managed memory reports it too but is host-accessible; it
-        // is rejected as well: pass device = BLASST_DEVICE_CUDA for it).
-        if r == cu::CUresult::CUDA_SUCCESS && ty == 2 {
+        // Managed memory reports DEVICE too; it is rejected as well (pass device =
+        // BLASST_DEVICE_CUDA for it).
+        if is_device_memory(ptr) {
             return Err(invalid!(
                 "{name} = {ptr:#x} is device memory; device = BLASST_DEVICE_CPU needs host pointers"
             ));
@@ -334,17 +332,16 @@ pub unsafe fn run(p: &AttnParams, d: &Desc, stream: *mut c_void) -> Result<()> {
     unsafe { launch_call(p, d, stream, None) }
 }
 
-/// The calibration sweep on the GPU: one dense launch (plus the split merge) of the sweep
-/// specialisation; counters are device memory and are added to.
+/// The calibration sweep on the GPU: one launch (plus the split merge) of the sweep
+/// specialisation; counters are device memory and are added to. `d` is dense (factor 0).
 ///
 /// # Safety
 /// As `run`; `skipped` holds `lambdas.len()` counters and `visited` one, on the device.
-pub unsafe fn sweep(p: &AttnParams, d: &Desc, stream: *mut c_void, sw: Sweep) -> Result<()> {
+pub(crate) unsafe fn sweep(p: &AttnParams, d: &Desc, stream: *mut c_void, sw: Sweep) -> Result<()> {
+    debug_assert_eq!(d.factor, 0.0);
     device_ptr("skipped", sw.skipped as usize)?;
     device_ptr("visited", sw.visited as usize)?;
-    let mut dense = d.clone();
-    dense.factor = 0.0;
-    unsafe { launch_call(p, &dense, stream, Some(sw)) }
+    unsafe { launch_call(p, d, stream, Some(sw)) }
 }
 
 unsafe fn launch_call(
@@ -564,33 +561,6 @@ impl Drop for DeviceBuffer {
 /// Waits for all work of the current context (tools and tests only; the library never does).
 pub fn synchronize() -> Result<()> {
     check(unsafe { cu::cuCtxSynchronize() }, "cuCtxSynchronize")
-}
-
-/// Safe GPU attention on contiguous host slices (copies in, runs on the default stream,
-/// copies out): the GPU twin of [`crate::cpu::attention`], for tools and tests.
-pub fn attention<T: crate::cpu::Elem + crate::cpu::DTypeOf>(
-    shape: crate::cpu::Shape,
-    q: &[T],
-    k: &[T],
-    v: &[T],
-    o: &mut [T],
-    lse: Option<&mut [f32]>,
-    opts: crate::cpu::Options,
-) -> Result<crate::cpu::SkipStats> {
-    crate::host::attention(crate::attn::Device::Cuda, shape, q, k, v, o, lse, opts)
-}
-
-/// The GPU twin of [`crate::cpu::calibrate_sweep_host`] (copies in, sweeps, copies out).
-pub fn calibrate_sweep_host<T: crate::cpu::Elem + crate::cpu::DTypeOf>(
-    shape: crate::cpu::Shape,
-    q: &[T],
-    k: &[T],
-    v: &[T],
-    o: &mut [T],
-    opts: crate::cpu::Options,
-    lambdas: &[f32],
-) -> Result<(u64, Vec<u64>)> {
-    crate::host::calibrate_sweep(crate::attn::Device::Cuda, shape, q, k, v, o, opts, lambdas)
 }
 
 /// Must match `struct MergeParams` in kernels/merge_states.cu.

@@ -171,6 +171,21 @@ fn nvrtc_version() -> (i32, i32) {
     (a, b)
 }
 
+/// The NVRTC log of a program (compiler diagnostics, or ptxas' report with -v).
+///
+/// # Safety
+/// `prog` is a live program.
+unsafe fn program_log(prog: nv::nvrtcProgram) -> String {
+    let mut n = 0usize;
+    // SAFETY: forwarded; the buffer has the size NVRTC reports, NUL included.
+    unsafe {
+        nv::nvrtcGetProgramLogSize(prog, &mut n);
+        let mut log = vec![0u8; n.max(1)];
+        nv::nvrtcGetProgramLog(prog, log.as_mut_ptr() as *mut c_char);
+        String::from_utf8_lossy(&log[..n.saturating_sub(1)]).into_owned()
+    }
+}
+
 /// Compiles `v` for `arch` (e.g. "sm_90a") to a cubin. The NVRTC log is in the error.
 pub fn compile(v: &Variant, arch: &str) -> Result<Vec<u8>> {
     if !available() {
@@ -208,26 +223,14 @@ pub fn compile(v: &Variant, arch: &str) -> Result<Vec<u8>> {
         )?;
         let res = nv::nvrtcCompileProgram(prog, opt_ptrs.len() as i32, opt_ptrs.as_ptr());
         let out = if res != nv::nvrtcResult::NVRTC_SUCCESS {
-            let mut n = 0usize;
-            nv::nvrtcGetProgramLogSize(prog, &mut n);
-            let mut log = vec![0u8; n.max(1)];
-            nv::nvrtcGetProgramLog(prog, log.as_mut_ptr() as *mut c_char);
-            let log = String::from_utf8_lossy(&log[..n.saturating_sub(1)]).into_owned();
+            let log = program_log(prog);
             Err(Error::Cuda(format!(
                 "NVRTC failed to compile {} for {arch}:\n{log}",
                 v.name()
             )))
         } else {
             if verbose {
-                let mut n = 0usize;
-                nv::nvrtcGetProgramLogSize(prog, &mut n);
-                let mut log = vec![0u8; n.max(1)];
-                nv::nvrtcGetProgramLog(prog, log.as_mut_ptr() as *mut c_char);
-                eprintln!(
-                    "{} ({arch}): {}",
-                    v.name(),
-                    String::from_utf8_lossy(&log[..n.saturating_sub(1)])
-                );
+                eprintln!("{} ({arch}): {}", v.name(), program_log(prog));
             }
             let mut n = 0usize;
             check(nv::nvrtcGetCUBINSize(prog, &mut n), "nvrtcGetCUBINSize")?;
