@@ -93,6 +93,13 @@ def bench_prefill(bl, sizes, rows):
             ref = o.clone()
             base = dict(kind="prefill", S=S, causal=causal)
             rows.append(dict(base, impl="blasst dense", t_ms=t * 1e3, tflops=flops / t / 1e12, skipped=0.0))
+            if torch.cuda.get_device_capability()[0] == 9:
+                # The mma.sync kernel that sm_90a does not use by default, for comparison.
+                os.environ["BLASST_PREFILL_KERNEL"] = "mma"
+                t = timeit(lambda: bl.run(p))
+                del os.environ["BLASST_PREFILL_KERNEL"]
+                rows.append(dict(base, impl="blasst dense (mma.sync kernel)", t_ms=t * 1e3,
+                                 tflops=flops / t / 1e12, skipped=0.0))
             stats.zero_()
             p = bl.params(q, k, v, o, causal=causal, factor=1e-30 * S, stats=stats)
             t = timeit(lambda: bl.run(p))
@@ -222,6 +229,7 @@ def main():
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--decode-only", action="store_true")
+    ap.add_argument("--prefill-only", action="store_true")
     a = ap.parse_args()
     bl = Blasst(a.lib)
     rows = []
@@ -233,7 +241,8 @@ def main():
     if not a.decode_only:
         bench_prefill(bl, sizes, rows)
     configs = [(1, 131072), (16, 32768), (64, 8192)]
-    bench_decode(bl, configs, rows)
+    if not a.prefill_only:
+        bench_decode(bl, configs, rows)
     name = os.environ.get("BENCH_NAME", "bench")
     with open(os.path.join(a.out, name + ".json"), "w") as f:
         json.dump(dict(info=info, rows=rows), f, indent=1)

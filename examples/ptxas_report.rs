@@ -2,7 +2,15 @@
 //! `BLASST_PTXAS_VERBOSE=1 cargo run --release --example ptxas_report -- sm_90a`
 fn main() {
     let arch = std::env::args().nth(1).unwrap_or_else(|| "sm_90a".into());
+    let only = std::env::args().nth(2); // optional substring filter on the kernel name
     for v in blasst::cuda::nvrtc::Variant::all() {
+        if !v.supports(&arch)
+            || only
+                .as_ref()
+                .is_some_and(|f| !v.name().contains(f.as_str()))
+        {
+            continue;
+        }
         if let Err(e) = blasst::cuda::nvrtc::compile(&v, &arch) {
             eprintln!("{}", e.message());
             std::process::exit(1);

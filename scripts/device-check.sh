@@ -1,19 +1,36 @@
 #!/usr/bin/env bash
-# Everything the GPU machine runs, in one call: GPU tests, the same under compute-sanitizer
-# (memcheck), the demo on the GPU, and the benchmark. Logs go to $OUT.
+# Everything the GPU machine runs, in one call: GPU tests (with the default prefill kernel, and
+# again with the mma.sync prefill kernel on Hopper), the same under compute-sanitizer
+# (memcheck), the demo on the GPU, and the benchmark. Logs go to $OUT (at most 8 files come
+# back from the device machine: run.log, gpu_tests.log, memcheck.log, bench.log, bench.json,
+# the plot).
 # Build first on the CPU machine: scripts/build-device.sh (puts binaries under target/device).
+# Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER, SKIP_BENCH, BENCH_ARGS,
+# BENCH_TIMEOUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/blasst-out}
 mkdir -p "$OUT"
 export BLASST_CACHE_DIR=/tmp/blasst-cache
 export RUST_BACKTRACE=1
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1
-step() { echo "=== $1"; }
+LOG="$OUT/run.log"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$LOG" 2>&1
+step() { echo "=== $1 ($(date +%T))" | tee -a "$LOG"; }
+step "prefill smoke check vs PyTorch"
+timeout 120 python3 bench/check_prefill.py --lib target/device/libblasst.so >> "$LOG" 2>&1
+echo "check_prefill exit $?" | tee -a "$LOG"
+grep -E "^BAD|mismatches" "$LOG" | head -12
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
   step "gpu tests"
   timeout 300 target/device/gpu_tests --test-threads=1 --nocapture > "$OUT/gpu_tests.log" 2>&1
-  echo "gpu tests exit $?" | tee -a "$OUT/gpu_tests.log"
-  tail -5 "$OUT/gpu_tests.log"
+  echo "gpu tests exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
+  grep -E "^test |test result" "$OUT/gpu_tests.log" | tail -8
+  if [ "${SKIP_MMA_TESTS:-0}" != 1 ]; then
+    step "gpu tests, BLASST_PREFILL_KERNEL=mma"
+    echo "===== BLASST_PREFILL_KERNEL=mma" >> "$OUT/gpu_tests.log"
+    BLASST_PREFILL_KERNEL=mma timeout 300 target/device/gpu_tests --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
+    echo "gpu tests (mma) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
+    grep -E "test result" "$OUT/gpu_tests.log" | tail -1
+  fi
 fi
 if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
   step "compute-sanitizer memcheck"
@@ -21,15 +38,15 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
   # CUDA_ERROR_INVALID_VALUE on purpose (that is how host memory is detected).
   timeout 400 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
     ${SANITIZE_FILTER:-} > "$OUT/memcheck.log" 2>&1
-  echo "memcheck exit $?" | tee -a "$OUT/memcheck.log"
+  echo "memcheck exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
   grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -3
 fi
 step "demo"
-timeout 60 target/device/blasst demo --seqlen 4096 --heads 32 > "$OUT/demo.log" 2>&1; echo "demo exit $?" >> "$OUT/demo.log"
-tail -8 "$OUT/demo.log"
+timeout 60 target/device/blasst demo --seqlen 4096 --heads 32 >> "$LOG" 2>&1; echo "demo exit $?" >> "$LOG"
+tail -8 "$LOG"
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   step "benchmark"
   PYTHONUNBUFFERED=1 timeout ${BENCH_TIMEOUT:-400} python3 bench/bench.py --lib target/device/libblasst.so --out "$OUT" ${BENCH_ARGS:-} > "$OUT/bench.log" 2>&1
-  echo "bench exit $?" | tee -a "$OUT/bench.log"
-  tail -3 "$OUT/bench.log" | cut -c1-400
+  echo "bench exit $?" | tee -a "$OUT/bench.log" "$LOG"
+  python3 bench/report.py "$OUT"/bench*.json 2>/dev/null | head -60 || tail -3 "$OUT/bench.log" | cut -c1-400
 fi

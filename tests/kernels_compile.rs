@@ -15,10 +15,14 @@ fn all_variants_compile_for_sm80_and_sm90a() {
         return;
     }
     let variants = Variant::all();
-    assert_eq!(variants.len(), 56); // 2 dtypes x 2 dims x (2 families x 3 modes x 2 layouts + 2 merges)
+    // 2 dtypes x 2 dims x (3 families x 3 modes x 2 layouts + 2 merges); the wgmma prefill
+    // family only for sm_90a.
+    assert_eq!(variants.len(), 80);
     let t0 = std::time::Instant::now();
+    let mut n = 0;
     for arch in ["sm_80", "sm_90a"] {
-        for v in &variants {
+        for v in variants.iter().filter(|v| v.supports(arch)) {
+            n += 1;
             let bin = compile(v, arch).unwrap_or_else(|e| panic!("{}", e.message()));
             assert!(
                 bin.len() > 1000,
@@ -28,9 +32,9 @@ fn all_variants_compile_for_sm80_and_sm90a() {
             );
         }
     }
+    assert_eq!(n, 80 + 80 - 24);
     println!(
-        "{} variants x 2 architectures compiled in {:.1} s",
-        variants.len(),
+        "{n} (variant, architecture) pairs compiled in {:.1} s",
         t0.elapsed().as_secs_f64()
     );
 }

@@ -271,11 +271,26 @@ struct KernelParams {
 }
 
 pub const PREFILL_THREADS: u32 = 128;
+pub const PREFILL_SM90_THREADS: u32 = 256;
 pub const DECODE_THREADS: u32 = 256;
 
 pub fn prefill_smem(head_dim: usize) -> usize {
     // Q (128 rows), K and two V tiles of 64 rows.
     (128 + 3 * 64) * head_dim * 2
+}
+
+/// kernels/prefill_sm90.cu: Q (128 rows), three K and three V tiles of 64 rows, plus slack to
+/// align the tiles to 1024 bytes (the 128-byte swizzle is a function of the address).
+pub fn prefill_sm90_smem(head_dim: usize) -> usize {
+    (128 + 6 * 64) * head_dim * 2 + 1024
+}
+
+/// Whether prefill runs the wgmma kernel: on sm_90a unless `BLASST_PREFILL_KERNEL=mma` asks
+/// for the mma.sync kernel (a diagnostic switch, read at every call; both kernels make the
+/// same decisions).
+fn use_sm90_prefill(arch: &str) -> bool {
+    arch == "sm_90a"
+        && !std::env::var("BLASST_PREFILL_KERNEL").is_ok_and(|v| v.eq_ignore_ascii_case("mma"))
 }
 
 /// Must match the layout in kernels/decode.cu: K and V stages, Q, the P ring, the row-max
@@ -444,11 +459,22 @@ unsafe fn launch_call(
     };
     match phase {
         Phase::Prefill => {
-            let v = variant(Family::Prefill);
-            let smem = prefill_smem(d.head_dim);
+            let (v, smem, threads) = if use_sm90_prefill(&ctx.arch) {
+                (
+                    variant(Family::PrefillSm90),
+                    prefill_sm90_smem(d.head_dim),
+                    PREFILL_SM90_THREADS,
+                )
+            } else {
+                (
+                    variant(Family::Prefill),
+                    prefill_smem(d.head_dim),
+                    PREFILL_THREADS,
+                )
+            };
             let f = function(&ctx, &v, smem)?;
             let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
-            launch(f, grid, PREFILL_THREADS, smem, stream, &kp, &v.name())
+            launch(f, grid, threads, smem, stream, &kp, &v.name())
         }
         Phase::Decode => {
             let v = variant(Family::Decode);

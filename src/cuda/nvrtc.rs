@@ -12,13 +12,17 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 pub const COMMON: &str = include_str!("../../kernels/common.cuh");
 pub const PREFILL: &str = include_str!("../../kernels/prefill.cu");
+pub const PREFILL_SM90: &str = include_str!("../../kernels/prefill_sm90.cu");
 pub const DECODE: &str = include_str!("../../kernels/decode.cu");
 pub const MERGE: &str = include_str!("../../kernels/merge.cu");
 pub const MERGE_STATES: &str = include_str!("../../kernels/merge_states.cu");
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Family {
+    /// mma.sync prefill (sm_80 and newer).
     Prefill,
+    /// wgmma prefill (sm_90a only): same plan and decisions as `Prefill`.
+    PrefillSm90,
     Decode,
     Merge,
     /// `blasst_merge_states` (stacked partial results, element type in and out).
@@ -59,10 +63,10 @@ impl Variant {
             Family::MergeStates => format!("blasst_merge_states_{dt}_d{}", self.head_dim),
             f => format!(
                 "blasst_fwd_{}_{dt}_d{}_{}{}",
-                if f == Family::Prefill {
-                    "prefill"
-                } else {
-                    "decode"
+                match f {
+                    Family::Prefill => "prefill",
+                    Family::PrefillSm90 => "prefill90",
+                    _ => "decode",
                 },
                 self.head_dim,
                 if self.sweep {
@@ -80,6 +84,7 @@ impl Variant {
     pub fn source(&self) -> String {
         let body = match self.family {
             Family::Prefill => PREFILL,
+            Family::PrefillSm90 => PREFILL_SM90,
             Family::Decode => DECODE,
             Family::Merge => MERGE,
             Family::MergeStates => MERGE_STATES,
@@ -100,12 +105,17 @@ impl Variant {
         )
     }
 
+    /// Whether this specialisation can be built for `arch` (wgmma needs `sm_90a`).
+    pub fn supports(&self, arch: &str) -> bool {
+        self.family != Family::PrefillSm90 || arch == "sm_90a"
+    }
+
     /// Every specialisation the library can launch.
     pub fn all() -> Vec<Variant> {
         let mut v = vec![];
         for bf16 in [false, true] {
             for head_dim in [64, 128] {
-                for family in [Family::Prefill, Family::Decode] {
+                for family in [Family::Prefill, Family::PrefillSm90, Family::Decode] {
                     // dense, skip, sweep
                     for (skip, sweep) in [(false, false), (true, false), (false, true)] {
                         for paged in [false, true] {

@@ -1,0 +1,349 @@
+// Prefill for Hopper (sm_90a): FlashAttention forward on warpgroup MMA (wgmma) with
+// Skip-Softmax (SPEC section 1). Same plan and decisions as kernels/prefill.cu (block_m 128,
+// block_n 64, 1 split, KV tiles visited last to first); only the arithmetic engine differs.
+//
+// One CTA = 128 query rows of one (sequence, query head) = two warpgroups of 64 rows each.
+// S = Q K^T reads Q and K from shared memory; O += P V takes the bf16/fp16 probabilities P
+// from registers and V from shared memory. Tiles live in 128-byte-swizzled layout (rows of 64
+// elements, 16-byte chunk c of row r at c ^ (r % 8); a 128-column head is two such blocks),
+// the canonical K-major layout for Q and K and N-major (transposed B) layout for V.
+// K and V have three buffers each; tile i lives in buffer i % 3.
+//
+// Per tile j, with S_j already computed (prologue or previous iteration):
+//   mask + row max of S_j | wait K_{j-1}, V_j | barrier (SKIP: barrier-and = the tile vote) |
+//   issue K_{j-3}, V_{j-2} | issue S_{j-1} = Q K_{j-1}^T (async) |
+//   unless skipped: softmax of S_j (overlaps S_{j-1} on the tensor cores), issue O += P V_j |
+//   wait for both.
+// One CTA barrier per tile. The dense specialisation contains no vote.
+//
+// Q is deliberately not kept in registers: ptxas (CUDA 13.0) was seen reusing the registers of a
+// register-A wgmma operand inside the KV loop (d = 64), so S takes both operands from shared
+// memory.
+
+#define BM 128
+#define BN 64
+#define NTHREADS 256
+#define NBUF 3
+#define CH (HEAD_DIM / 8)  // 16-byte chunks per row
+#define Q_BYTES (BM * HEAD_DIM * 2)
+#define KV_BYTES (BN * HEAD_DIM * 2)
+
+#if defined(BLASST_BF16)
+#define WG_T "bf16"
+#else
+#define WG_T "f16"
+#endif
+
+// Byte offset of 16-byte chunk `c` of row `r` in a tile of `rows` rows stored as 128-byte
+// swizzled blocks of 64 columns.
+DEVI u32 swz128(int rows, int r, int c) {
+  return (u32)((c >> 3) * rows * 128 + r * 128 + (((c & 7) ^ (r & 7)) << 4));
+}
+
+// wgmma shared-memory matrix descriptor, 128-byte swizzle.
+DEVI u64 smem_desc(u32 addr, u32 lbo, u32 sbo) {
+  return (u64)((addr & 0x3FFFFu) >> 4) | ((u64)(lbo >> 4) << 16) | ((u64)(sbo >> 4) << 32) | (1ull << 62);
+}
+DEVI void wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+DEVI void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int N> DEVI void wg_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory"); }
+// Makes this thread's completed cp.async writes visible to the tensor cores' async proxy.
+DEVI void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+// Keeps the compiler from touching accumulators across the asynchronous MMA.
+template <int N> DEVI void reg_fence(float (&d)[N]) {
+  #pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// D(64 x 64, fp32) (+)= A(64 x 16, shared memory via `da`, K-major) * B(16 x 64, shared memory via
+// `db`, K-major); scale_d == 0 overwrites D.
+DEVI void wgmma_ss_n64(float (&d)[32], u64 da, u64 db, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32." WG_T "." WG_T " "
+      "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
+      "%32, %33, p, 1, 1, 0, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "l"(da), "l"(db), "r"(scale_d));
+}
+// D(64 x 64, fp32) (+)= A(64 x 16, registers) * B(16 x 64, shared memory via `db`).
+// scale_d == 0 overwrites D; TB = 1 reads B N-major (transposed).
+template <int TB> DEVI void wgmma_n64(float (&d)[32], const u32 (&a)[4], u64 db, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32." WG_T "." WG_T " "
+      "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
+      "{%32,%33,%34,%35}, %36, p, 1, 1, %38;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d), "n"(TB));
+}
+// D(64 x 128, fp32) (+)= A(64 x 16, registers) * B(16 x 128, shared memory via `db`).
+// scale_d == 0 overwrites D; TB = 1 reads B N-major (transposed).
+template <int TB> DEVI void wgmma_n128(float (&d)[64], const u32 (&a)[4], u64 db, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32." WG_T "." WG_T " "
+      "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, "
+      "{%64,%65,%66,%67}, %68, p, 1, 1, %70;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d), "n"(TB));
+}
+
+// Rows [row0, row0 + BN) of K or V into a swizzled tile; rows at or past the sequence's end are
+// zero-filled. `g` points at row 0 of this (sequence, KV head) (contiguous and ragged
+// layouts) or at the page pool (paged).
+DEVI void load_kv(const KernelParams &p, const u16 *g, const Seq &s, int b, int kh, i64 bs, i64 rs, i64 hs, u32 dst,
+                  int row0) {
+  const int tid = threadIdx.x;
+  const int chunk = tid % CH;
+  #pragma unroll
+  for (int i = 0; i < BN * CH / NTHREADS; ++i) {
+    const int r = tid / CH + i * (NTHREADS / CH);
+    const int pos = row0 + r;
+    const bool valid = pos < s.lk;
+#if PAGED
+    const u16 *src = g + (valid ? kv_offset(p, s, b, pos, kh, bs, rs, hs) : 0);
+#else
+    const u16 *src = g + (valid ? (i64)pos * rs : 0);
+#endif
+    cp_async16(dst + swz128(BN, r, chunk), src + chunk * 8, valid);
+  }
+}
+
+DEVI void load_q(const KernelParams &p, const Seq &s, int b, int h, u32 dst, int r0) {
+  const int tid = threadIdx.x;
+  const int chunk = tid % CH;
+  #pragma unroll
+  for (int i = 0; i < BM * CH / NTHREADS; ++i) {
+    const int r = tid / CH + i * (NTHREADS / CH);
+    const bool valid = r0 + r < s.lq;
+    const u16 *src = p.q + (valid ? q_offset(p, s, b, r0 + r, h, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
+    cp_async16(dst + swz128(BM, r, chunk), src + chunk * 8, valid);
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const KernelParams p) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+#if SWEEP
+  __shared__ u32 smask[2 * 8];
+  __shared__ u32 scount[32];
+  if (threadIdx.x < 32) scount[threadIdx.x] = 0;  // only thread 0 touches it afterwards
+  __syncwarp();
+#endif
+  // The swizzle pattern is a function of the address: tiles start on 1024-byte boundaries.
+  const u32 sQ = (smem_u32(smem) + 1023u) & ~1023u;
+  const u32 sK = sQ + Q_BYTES;          // NBUF buffers
+  const u32 sV = sK + NBUF * KV_BYTES;  // NBUF buffers
+
+  const int mb = gridDim.x - 1 - blockIdx.x;  // longest (causal) blocks first
+  const int h = blockIdx.y, b = blockIdx.z;
+  const int kh = h / p.group;
+  const Seq s = load_seq(p, b);
+  const int r0 = mb * BM;
+  if (r0 >= s.lq) return;
+  const int wg = threadIdx.x / 128, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  // This thread's rows: rbase and rbase + 8 (wgmma accumulator layout, 16 rows per warp).
+  const int rbase = r0 + wg * 64 + warp * 16 + lane / 4;
+
+  const int last_row = min(s.lq, r0 + BM) - 1;
+  const int total_tiles = (s.lk + BN - 1) / BN;
+  const int limit = p.causal ? min(last_row + s.lk - s.lq, s.lk - 1) : s.lk - 1;
+  const int n_vis = limit < 0 ? 0 : min(total_tiles, limit / BN + 1);
+
+#if PAGED
+  const u16 *gk = p.k, *gv = p.v;
+#else
+  const u16 *gk = p.k + kv_offset(p, s, b, 0, kh, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
+  const u16 *gv = p.v + kv_offset(p, s, b, 0, kh, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
+#endif
+#define LOAD_K(i) load_kv(p, gk, s, b, kh, p.k_batch_stride, p.k_row_stride, p.k_head_stride, sK + (u32)((i) % NBUF) * KV_BYTES, (i) * BN)
+#define LOAD_V(i) load_kv(p, gv, s, b, kh, p.v_batch_stride, p.v_row_stride, p.v_head_stride, sV + (u32)((i) % NBUF) * KV_BYTES, (i) * BN)
+  // Issues S = Q K_i^T for this warpgroup's 64 rows (one commit group).
+  const u32 qrows = sQ + (u32)wg * 64 * 128;
+  auto issue_s = [&](float(&acc)[32], int i) {
+    const u32 kb = sK + (u32)(i % NBUF) * KV_BYTES;
+    #pragma unroll
+    for (int ks = 0; ks < HEAD_DIM / 16; ++ks)
+      wgmma_ss_n64(acc, smem_desc(qrows + (ks / 4) * (BM * 128) + (ks % 4) * 32, 16, 1024),
+                   smem_desc(kb + (ks / 4) * (BN * 128) + (ks % 4) * 32, 16, 1024), ks);
+    wg_commit();
+  };
+
+  float O[HEAD_DIM / 2];
+  #pragma unroll
+  for (int i = 0; i < HEAD_DIM / 2; ++i) O[i] = 0.f;
+  float m[2] = {NEG_INF, NEG_INF}, l[2] = {0.f, 0.f};
+  u32 skipped = 0;
+  float S[32];  // S_j, raw scores
+
+  if (n_vis > 0) {
+    // cp.async groups: {Q, K_{n-1}} | {K_{n-2}, V_{n-1}} | {K_{n-3}, V_{n-2}}, then one per
+    // tile j: {K_{j-3}, V_{j-2}}.
+    load_q(p, s, b, h, sQ, r0);
+    LOAD_K(n_vis - 1);
+    cp_async_commit();
+    if (n_vis > 1) LOAD_K(n_vis - 2);
+    LOAD_V(n_vis - 1);
+    cp_async_commit();
+    if (n_vis > 2) LOAD_K(n_vis - 3);
+    if (n_vis > 1) LOAD_V(n_vis - 2);
+    cp_async_commit();
+    cp_async_wait<2>();
+    fence_async_smem();
+    __syncthreads();
+    wg_fence();
+    issue_s(S, n_vis - 1);
+    wg_wait<0>();
+    reg_fence(S);
+  }
+  for (int j = n_vis - 1; j >= 0; --j) {
+    // Mask keys past the sequence, past the causal limit, and padding rows.
+    const int k0 = j * BN;
+    const bool need_mask = k0 + BN > s.lk || r0 + BM > s.lq || (p.causal && k0 + BN - 1 > r0 + s.lk - s.lq);
+    if (need_mask) {
+      #pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        const int row = rbase + hh * 8;
+        const int lim = row < s.lq ? (p.causal ? row + s.lk - s.lq : s.lk - 1) : -1;
+        #pragma unroll
+        for (int nt = 0; nt < BN / 8; ++nt) {
+          #pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const int key = k0 + nt * 8 + 2 * (lane % 4) + e;
+            if (!(key < s.lk && key <= lim)) S[nt * 4 + hh * 2 + e] = NEG_INF;
+          }
+        }
+      }
+    }
+    float mx[2];
+    #pragma unroll
+    for (int hh = 0; hh < 2; ++hh) {
+      float x = NEG_INF;
+      #pragma unroll
+      for (int nt = 0; nt < BN / 8; ++nt) x = fmaxf(x, fmaxf(S[nt * 4 + hh * 2], S[nt * 4 + hh * 2 + 1]));
+      mx[hh] = warp_quad_max(x);
+    }
+    cp_async_wait<1>();  // K_{j-1}, V_j
+    fence_async_smem();
+    // The one barrier of the tile: K_{j-1} and V_j are visible; everyone is done with S_j's
+    // K buffer and with V_{j+1}'s buffer.
+#if SKIP
+    const bool skip = __syncthreads_and(row_votes_skip(mx[0], m[0], p) && row_votes_skip(mx[1], m[1], p));
+#elif SWEEP
+    {
+      u32 wmask = 0;
+      for (int c = 0; c < p.num_lambdas; ++c) {
+        const bool v = row_votes_skip_at(mx[0], m[0], p.scale_log2, p.log2_lambdas[c]) &&
+                       row_votes_skip_at(mx[1], m[1], p.scale_log2, p.log2_lambdas[c]);
+        wmask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
+      }
+      if (lane == 0) smask[(j & 1) * 8 + threadIdx.x / 32] = wmask;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      u32 all = ~0u;
+      #pragma unroll
+      for (int w = 0; w < 8; ++w) all &= smask[(j & 1) * 8 + w];
+      sweep_count(scount, all);
+    }
+#else
+    __syncthreads();
+#endif
+    if (j >= 3) LOAD_K(j - 3);
+    if (j >= 2) LOAD_V(j - 2);
+    cp_async_commit();
+    float Sn[32];  // S_{j-1}, computed on the tensor cores during this tile's softmax
+    if (j > 0) {
+      wg_fence();
+      issue_s(Sn, j - 1);
+    }
+#if SKIP
+    if (skip) {
+      ++skipped;
+    } else
+#endif
+    {
+      // Online softmax (exp2 domain).
+      #pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        const float mn = fmaxf(m[hh], mx[hh]);
+        const float ms = mn == NEG_INF ? 0.f : mn * p.scale_log2;
+        const float al = fast_exp2(m[hh] * p.scale_log2 - ms);
+        float rs = 0.f;
+        #pragma unroll
+        for (int nt = 0; nt < BN / 8; ++nt) {
+          S[nt * 4 + hh * 2] = fast_exp2(S[nt * 4 + hh * 2] * p.scale_log2 - ms);
+          S[nt * 4 + hh * 2 + 1] = fast_exp2(S[nt * 4 + hh * 2 + 1] * p.scale_log2 - ms);
+          rs += S[nt * 4 + hh * 2] + S[nt * 4 + hh * 2 + 1];
+        }
+        l[hh] = l[hh] * al + rs;
+        m[hh] = mn;
+        #pragma unroll
+        for (int dt = 0; dt < HEAD_DIM / 8; ++dt) O[dt * 4 + hh * 2] *= al, O[dt * 4 + hh * 2 + 1] *= al;
+      }
+      u32 pf[BN / 16][4];
+      #pragma unroll
+      for (int kk = 0; kk < BN / 16; ++kk) {
+        pf[kk][0] = pack2(S[kk * 8 + 0], S[kk * 8 + 1]);
+        pf[kk][1] = pack2(S[kk * 8 + 2], S[kk * 8 + 3]);
+        pf[kk][2] = pack2(S[kk * 8 + 4], S[kk * 8 + 5]);
+        pf[kk][3] = pack2(S[kk * 8 + 6], S[kk * 8 + 7]);
+      }
+      // O += P V_j: B is V read N-major; blocks of 64 head columns are BN * 128 bytes apart.
+      const u32 vbuf = sV + (u32)(j % NBUF) * KV_BYTES;
+      wg_fence();
+      #pragma unroll
+      for (int kk = 0; kk < BN / 16; ++kk) {
+#if HEAD_DIM == 128
+        wgmma_n128<1>(O, pf[kk], smem_desc(vbuf + kk * 16 * 128, BN * 128, 1024), 1);
+#else
+        wgmma_n64<1>(O, pf[kk], smem_desc(vbuf + kk * 16 * 128, BN * 128, 1024), 1);
+#endif
+      }
+      wg_commit();
+    }
+    wg_wait<0>();
+    reg_fence(O);
+    reg_fence(Sn);
+    #pragma unroll
+    for (int i = 0; i < 32; ++i) S[i] = Sn[i];
+  }
+  cp_async_wait<0>();
+#undef LOAD_K
+#undef LOAD_V
+
+  // Epilogue: normalise, write O and the natural-log LSE; fully masked rows get 0 and -inf.
+  #pragma unroll
+  for (int hh = 0; hh < 2; ++hh) {
+    const int row = rbase + hh * 8;
+    const float lt = warp_quad_sum(l[hh]);
+    if (row < s.lq) {
+      const float inv = lt > 0.f ? 1.f / lt : 0.f;
+      u16 *dst = p.o + q_offset(p, s, b, row, h, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
+      #pragma unroll
+      for (int dt = 0; dt < HEAD_DIM / 8; ++dt)
+        *(u32 *)(dst + dt * 8 + 2 * (lane % 4)) = pack2(O[dt * 4 + hh * 2] * inv, O[dt * 4 + hh * 2 + 1] * inv);
+      if (p.lse && lane % 4 == 0) p.lse[(i64)(s.q_start + row) * p.hq + h] = lt > 0.f ? m[hh] * p.scale + logf(lt) : NEG_INF;
+    }
+  }
+  if (p.stats && threadIdx.x == 0) {
+    atomicAdd(p.stats, (u64)n_vis);
+    atomicAdd(p.stats + 1, (u64)skipped);
+  }
+#if SWEEP
+  if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n_vis);
+#endif
+}
