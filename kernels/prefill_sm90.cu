@@ -13,7 +13,8 @@
 //   mask + row max of S_j | wait K_{j-1}, V_j | barrier (SKIP: barrier-and = the tile vote) |
 //   issue K_{j-3}, V_{j-2} | issue S_{j-1} = Q K_{j-1}^T (async) |
 //   unless skipped: softmax of S_j (overlaps S_{j-1} on the tensor cores), issue O += P V_j |
-//   wait for both.
+//   wait for both. (Letting P V_j run on into the next tile, FA3-style, made ptxas serialise
+//   every wgmma here - warnings C7513/C7514/C7520 - so the tile ends with wait_group 0.)
 // One CTA barrier per tile. The dense specialisation contains no vote.
 //
 // Q is deliberately not kept in registers: ptxas (CUDA 13.0) was seen reusing the registers of a
@@ -23,7 +24,8 @@
 #define BM 128
 #define BN 64
 #define NTHREADS 256
-#define NBUF 3
+#define NBUF 3   // K buffers
+#define NVBUF 3  // V buffers
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
 #define Q_BYTES (BM * HEAD_DIM * 2)
 #define KV_BYTES (BN * HEAD_DIM * 2)
@@ -102,24 +104,62 @@ template <int TB> DEVI void wgmma_n128(float (&d)[64], const u32 (&a)[4], u64 db
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d), "n"(TB));
 }
 
-// Rows [row0, row0 + BN) of K or V into a swizzled tile; rows at or past the sequence's end are
-// zero-filled. `g` points at row 0 of this (sequence, KV head) (contiguous and ragged
-// layouts) or at the page pool (paged).
-DEVI void load_kv(const KernelParams &p, const u16 *g, const Seq &s, int b, int kh, i64 bs, i64 rs, i64 hs, u32 dst,
-                  int row0) {
-  const int tid = threadIdx.x;
-  const int chunk = tid % CH;
-  #pragma unroll
-  for (int i = 0; i < BN * CH / NTHREADS; ++i) {
-    const int r = tid / CH + i * (NTHREADS / CH);
-    const int pos = row0 + r;
-    const bool valid = pos < s.lk;
+#define KV_ITERS (BN * CH / NTHREADS)  // K/V rows each thread copies per tile (one 16-byte chunk each)
+
+// Where this thread's K or V chunks come from. It copies chunk tid % CH of tile rows
+// tid / CH + i * (NTHREADS / CH); `soff` holds their swizzled shared-memory offsets.
+// Contiguous and ragged layouts: `row` points (in bytes) at those rows of tile 0 and a tile
+// is `tile_bytes` further each; the 64-bit address arithmetic is done once per CTA, not per
+// tile. Paged layouts look each row's page up in the block table.
+struct KvSrc {
+  const char *row[KV_ITERS];
+  i64 tile_bytes;
+  const u16 *g;  // row 0 of this (sequence, KV head), or the page pool (paged)
+  i64 bs, rs, hs;
+};
+
+DEVI KvSrc kv_src(const KernelParams &p, const Seq &s, int b, int kh, const u16 *base, i64 bs, i64 rs, i64 hs) {
+  KvSrc k;
+  k.bs = bs, k.rs = rs, k.hs = hs;
 #if PAGED
-    const u16 *src = g + (valid ? kv_offset(p, s, b, pos, kh, bs, rs, hs) : 0);
+  k.g = base;
 #else
-    const u16 *src = g + (valid ? (i64)pos * rs : 0);
+  k.g = base + kv_offset(p, s, b, 0, kh, bs, rs, hs);
 #endif
-    cp_async16(dst + swz128(BN, r, chunk), src + chunk * 8, valid);
+  k.tile_bytes = (i64)BN * rs * 2;
+  #pragma unroll
+  for (int i = 0; i < KV_ITERS; ++i)
+    k.row[i] = (const char *)(k.g + (i64)(threadIdx.x / CH + i * (NTHREADS / CH)) * rs + (threadIdx.x % CH) * 8);
+  return k;
+}
+
+DEVI void cp_async16_full(u32 dst, const void *src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+}
+
+// K or V tile j (rows j * BN ...) into a swizzled buffer; rows at or past the sequence's end are
+// zero-filled (only the last tile has any).
+DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSrc &k, u32 dst, int j,
+                  const u32 (&soff)[KV_ITERS]) {
+  const int rem = s.lk - j * BN;
+#if !PAGED
+  const i64 off = (i64)j * k.tile_bytes;
+  if (rem >= BN) {
+    #pragma unroll
+    for (int i = 0; i < KV_ITERS; ++i) cp_async16_full(dst + soff[i], k.row[i] + off);
+    return;
+  }
+#endif
+  #pragma unroll
+  for (int i = 0; i < KV_ITERS; ++i) {
+    const int r = threadIdx.x / CH + i * (NTHREADS / CH);
+    const bool valid = r < rem;
+#if PAGED
+    const u16 *src = valid ? k.g + kv_offset(p, s, b, j * BN + r, kh, k.bs, k.rs, k.hs) + (threadIdx.x % CH) * 8 : k.g;
+#else
+    const void *src = valid ? (const void *)(k.row[i] + off) : (const void *)k.g;
+#endif
+    cp_async16(dst + soff[i], src, valid);
   }
 }
 
@@ -146,7 +186,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   // The swizzle pattern is a function of the address: tiles start on 1024-byte boundaries.
   const u32 sQ = (smem_u32(smem) + 1023u) & ~1023u;
   const u32 sK = sQ + Q_BYTES;          // NBUF buffers
-  const u32 sV = sK + NBUF * KV_BYTES;  // NBUF buffers
+  const u32 sV = sK + NBUF * KV_BYTES;  // NVBUF buffers
 
   const int mb = gridDim.x - 1 - blockIdx.x;  // longest (causal) blocks first
   const int h = blockIdx.y, b = blockIdx.z;
@@ -163,23 +203,23 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   const int limit = p.causal ? min(last_row + s.lk - s.lq, s.lk - 1) : s.lk - 1;
   const int n_vis = limit < 0 ? 0 : min(total_tiles, limit / BN + 1);
 
-#if PAGED
-  const u16 *gk = p.k, *gv = p.v;
-#else
-  const u16 *gk = p.k + kv_offset(p, s, b, 0, kh, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
-  const u16 *gv = p.v + kv_offset(p, s, b, 0, kh, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
-#endif
-#define LOAD_K(i) load_kv(p, gk, s, b, kh, p.k_batch_stride, p.k_row_stride, p.k_head_stride, sK + (u32)((i) % NBUF) * KV_BYTES, (i) * BN)
-#define LOAD_V(i) load_kv(p, gv, s, b, kh, p.v_batch_stride, p.v_row_stride, p.v_head_stride, sV + (u32)((i) % NBUF) * KV_BYTES, (i) * BN)
-  // Issues S = Q K_i^T for this warpgroup's 64 rows (one commit group).
-  const u32 qrows = sQ + (u32)wg * 64 * 128;
+  const KvSrc ksrc = kv_src(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
+  const KvSrc vsrc = kv_src(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
+  u32 soff[KV_ITERS];  // this thread's swizzled offsets within a K/V tile
+  #pragma unroll
+  for (int i = 0; i < KV_ITERS; ++i) soff[i] = swz128(BN, threadIdx.x / CH + i * (NTHREADS / CH), threadIdx.x % CH);
+#define LOAD_K(i) load_kv(p, s, b, kh, ksrc, sK + (u32)((i) % NBUF) * KV_BYTES, (i), soff)
+#define LOAD_V(i) load_kv(p, s, b, kh, vsrc, sV + (u32)((i) % NVBUF) * KV_BYTES, (i), soff)
+  // Descriptors advance by adding (byte offset >> 4) to the start-address field (all shared
+  // addresses are below 256 KB, so the 14-bit field never carries).
+  const u64 dq = smem_desc(sQ + (u32)wg * 64 * 128, 16, 1024);
+  // Issues S = Q K_i^T for this warpgroup's 64 rows (the caller commits).
   auto issue_s = [&](float(&acc)[32], int i) {
-    const u32 kb = sK + (u32)(i % NBUF) * KV_BYTES;
+    const u64 dk = smem_desc(sK + (u32)(i % NBUF) * KV_BYTES, 16, 1024);
     #pragma unroll
     for (int ks = 0; ks < HEAD_DIM / 16; ++ks)
-      wgmma_ss_n64(acc, smem_desc(qrows + (ks / 4) * (BM * 128) + (ks % 4) * 32, 16, 1024),
-                   smem_desc(kb + (ks / 4) * (BN * 128) + (ks % 4) * 32, 16, 1024), ks);
-    wg_commit();
+      wgmma_ss_n64(acc, dq + (u64)(((ks / 4) * (BM * 128) + (ks % 4) * 32) >> 4),
+                   dk + (u64)(((ks / 4) * (BN * 128) + (ks % 4) * 32) >> 4), ks);
   };
 
   float O[HEAD_DIM / 2];
@@ -187,53 +227,45 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   for (int i = 0; i < HEAD_DIM / 2; ++i) O[i] = 0.f;
   float m[2] = {NEG_INF, NEG_INF}, l[2] = {0.f, 0.f};
   u32 skipped = 0;
-  float S[32];  // S_j, raw scores
+  float SA[32], SB[32];  // raw scores of the current and the next tile (ping-pong)
 
-  if (n_vis > 0) {
-    // cp.async groups: {Q, K_{n-1}} | {K_{n-2}, V_{n-1}} | {K_{n-3}, V_{n-2}}, then one per
-    // tile j: {K_{j-3}, V_{j-2}}.
-    load_q(p, s, b, h, sQ, r0);
-    LOAD_K(n_vis - 1);
-    cp_async_commit();
-    if (n_vis > 1) LOAD_K(n_vis - 2);
-    LOAD_V(n_vis - 1);
-    cp_async_commit();
-    if (n_vis > 2) LOAD_K(n_vis - 3);
-    if (n_vis > 1) LOAD_V(n_vis - 2);
-    cp_async_commit();
-    cp_async_wait<2>();
-    fence_async_smem();
-    __syncthreads();
-    wg_fence();
-    issue_s(S, n_vis - 1);
-    wg_wait<0>();
-    reg_fence(S);
-  }
-  for (int j = n_vis - 1; j >= 0; --j) {
-    // Mask keys past the sequence, past the causal limit, and padding rows.
+  // One KV tile: S holds S_j on entry; Sn receives S_{j-1}.
+  auto tile = [&](float(&S)[32], float(&Sn)[32], const int j) {
+    // Keys past the sequence, past the causal limit, and padding rows are masked. The dense
+    // specialisation writes -inf into masked scores and exponentiates in place. The skip
+    // specialisation never writes the scores outside the tensor cores (with the skip branch,
+    // ptxas serialises the wgmma pipeline when non-wgmma code defines accumulator registers,
+    // warning C7515): masked entries are left out of its row maxima and their probabilities
+    // are set to zero. Both give the same numbers.
     const int k0 = j * BN;
     const bool need_mask = k0 + BN > s.lk || r0 + BM > s.lq || (p.causal && k0 + BN - 1 > r0 + s.lk - s.lq);
-    if (need_mask) {
-      #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        const int row = rbase + hh * 8;
-        const int lim = row < s.lq ? (p.causal ? row + s.lk - s.lq : s.lk - 1) : -1;
-        #pragma unroll
-        for (int nt = 0; nt < BN / 8; ++nt) {
-          #pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            const int key = k0 + nt * 8 + 2 * (lane % 4) + e;
-            if (!(key < s.lk && key <= lim)) S[nt * 4 + hh * 2 + e] = NEG_INF;
-          }
-        }
-      }
+    int kl[2];  // last visible key - k0 - 2 (lane % 4) of each row: entry (nt, e) is visible iff nt * 8 + e <= kl
+    #pragma unroll
+    for (int hh = 0; hh < 2; ++hh) {
+      const int row = rbase + hh * 8;
+      const int lim = row < s.lq ? (p.causal ? min(row + s.lk - s.lq, s.lk - 1) : s.lk - 1) : -1;
+      kl[hh] = lim - k0 - 2 * (lane % 4);
     }
     float mx[2];
     #pragma unroll
     for (int hh = 0; hh < 2; ++hh) {
       float x = NEG_INF;
-      #pragma unroll
-      for (int nt = 0; nt < BN / 8; ++nt) x = fmaxf(x, fmaxf(S[nt * 4 + hh * 2], S[nt * 4 + hh * 2 + 1]));
+      if (need_mask) {
+        #pragma unroll
+        for (int nt = 0; nt < BN / 8; ++nt)
+          #pragma unroll
+          for (int e = 0; e < 2; ++e) {
+#if SKIP
+            if (nt * 8 + e <= kl[hh]) x = fmaxf(x, S[nt * 4 + hh * 2 + e]);
+#else
+            if (nt * 8 + e > kl[hh]) S[nt * 4 + hh * 2 + e] = NEG_INF;
+            x = fmaxf(x, S[nt * 4 + hh * 2 + e]);
+#endif
+          }
+      } else {
+        #pragma unroll
+        for (int nt = 0; nt < BN / 8; ++nt) x = fmaxf(x, fmaxf(S[nt * 4 + hh * 2], S[nt * 4 + hh * 2 + 1]));
+      }
       mx[hh] = warp_quad_max(x);
     }
     cp_async_wait<1>();  // K_{j-1}, V_j
@@ -265,10 +297,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     if (j >= 3) LOAD_K(j - 3);
     if (j >= 2) LOAD_V(j - 2);
     cp_async_commit();
-    float Sn[32];  // S_{j-1}, computed on the tensor cores during this tile's softmax
-    if (j > 0) {
+    if (j > 0) {  // S_{j-1} runs on the tensor cores during this tile's softmax
       wg_fence();
       issue_s(Sn, j - 1);
+      wg_commit();
     }
 #if SKIP
     if (skip) {
@@ -276,41 +308,64 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     } else
 #endif
     {
-      // Online softmax (exp2 domain).
+      // Online softmax (exp2 domain); P: see the masking note above.
+      float al[2];
+#if SKIP
+      float P[32];
+#else
+      float(&P)[32] = S;  // in place
+#endif
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         const float mn = fmaxf(m[hh], mx[hh]);
         const float ms = mn == NEG_INF ? 0.f : mn * p.scale_log2;
-        const float al = fast_exp2(m[hh] * p.scale_log2 - ms);
+        al[hh] = fast_exp2(m[hh] * p.scale_log2 - ms);
         float rs = 0.f;
-        #pragma unroll
-        for (int nt = 0; nt < BN / 8; ++nt) {
-          S[nt * 4 + hh * 2] = fast_exp2(S[nt * 4 + hh * 2] * p.scale_log2 - ms);
-          S[nt * 4 + hh * 2 + 1] = fast_exp2(S[nt * 4 + hh * 2 + 1] * p.scale_log2 - ms);
-          rs += S[nt * 4 + hh * 2] + S[nt * 4 + hh * 2 + 1];
+        if (SKIP && need_mask) {
+          #pragma unroll
+          for (int nt = 0; nt < BN / 8; ++nt)
+            #pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              const float v = nt * 8 + e <= kl[hh] ? fast_exp2(S[nt * 4 + hh * 2 + e] * p.scale_log2 - ms) : 0.f;
+              P[nt * 4 + hh * 2 + e] = v;
+              rs += v;
+            }
+        } else {
+          #pragma unroll
+          for (int nt = 0; nt < BN / 8; ++nt) {
+            P[nt * 4 + hh * 2] = fast_exp2(S[nt * 4 + hh * 2] * p.scale_log2 - ms);
+            P[nt * 4 + hh * 2 + 1] = fast_exp2(S[nt * 4 + hh * 2 + 1] * p.scale_log2 - ms);
+            rs += P[nt * 4 + hh * 2] + P[nt * 4 + hh * 2 + 1];
+          }
         }
-        l[hh] = l[hh] * al + rs;
+        l[hh] = l[hh] * al[hh] + rs;
         m[hh] = mn;
+      }
+      // Rescale O only when some row's maximum moved (al == 1 exactly otherwise).
+      if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
         #pragma unroll
-        for (int dt = 0; dt < HEAD_DIM / 8; ++dt) O[dt * 4 + hh * 2] *= al, O[dt * 4 + hh * 2 + 1] *= al;
+        for (int dt = 0; dt < HEAD_DIM / 8; ++dt) {
+          O[dt * 4 + 0] *= al[0], O[dt * 4 + 1] *= al[0];
+          O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
+        }
       }
       u32 pf[BN / 16][4];
       #pragma unroll
       for (int kk = 0; kk < BN / 16; ++kk) {
-        pf[kk][0] = pack2(S[kk * 8 + 0], S[kk * 8 + 1]);
-        pf[kk][1] = pack2(S[kk * 8 + 2], S[kk * 8 + 3]);
-        pf[kk][2] = pack2(S[kk * 8 + 4], S[kk * 8 + 5]);
-        pf[kk][3] = pack2(S[kk * 8 + 6], S[kk * 8 + 7]);
+        pf[kk][0] = pack2(P[kk * 8 + 0], P[kk * 8 + 1]);
+        pf[kk][1] = pack2(P[kk * 8 + 2], P[kk * 8 + 3]);
+        pf[kk][2] = pack2(P[kk * 8 + 4], P[kk * 8 + 5]);
+        pf[kk][3] = pack2(P[kk * 8 + 6], P[kk * 8 + 7]);
       }
       // O += P V_j: B is V read N-major; blocks of 64 head columns are BN * 128 bytes apart.
-      const u32 vbuf = sV + (u32)(j % NBUF) * KV_BYTES;
+      const u64 dv = smem_desc(sV + (u32)(j % NVBUF) * KV_BYTES, BN * 128, 1024);
       wg_fence();
       #pragma unroll
       for (int kk = 0; kk < BN / 16; ++kk) {
 #if HEAD_DIM == 128
-        wgmma_n128<1>(O, pf[kk], smem_desc(vbuf + kk * 16 * 128, BN * 128, 1024), 1);
+        wgmma_n128<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
 #else
-        wgmma_n64<1>(O, pf[kk], smem_desc(vbuf + kk * 16 * 128, BN * 128, 1024), 1);
+        wgmma_n64<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
 #endif
       }
       wg_commit();
@@ -318,9 +373,36 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     wg_wait<0>();
     reg_fence(O);
     reg_fence(Sn);
-    #pragma unroll
-    for (int i = 0; i < 32; ++i) S[i] = Sn[i];
+  };
+
+  if (n_vis > 0) {
+    // cp.async groups: {Q, K_{n-1}} | {K_{n-2}, V_{n-1}} | {K_{n-3}, V_{n-2}}, then one per
+    // tile j: {K_{j-3}, V_{j-2}}.
+    load_q(p, s, b, h, sQ, r0);
+    LOAD_K(n_vis - 1);
+    cp_async_commit();
+    if (n_vis > 1) LOAD_K(n_vis - 2);
+    LOAD_V(n_vis - 1);
+    cp_async_commit();
+    if (n_vis > 2) LOAD_K(n_vis - 3);
+    if (n_vis > 1) LOAD_V(n_vis - 2);
+    cp_async_commit();
+    cp_async_wait<2>();
+    fence_async_smem();
+    __syncthreads();
+    wg_fence();
+    issue_s(SA, n_vis - 1);
+    wg_commit();
+    wg_wait<0>();
+    reg_fence(SA);
   }
+  // Two tiles per trip so the score buffers swap roles without copies.
+  int j = n_vis - 1;
+  for (; j >= 1; j -= 2) {
+    tile(SA, SB, j);
+    tile(SB, SA, j - 1);
+  }
+  if (j == 0) tile(SA, SB, 0);
   cp_async_wait<0>();
 #undef LOAD_K
 #undef LOAD_V
