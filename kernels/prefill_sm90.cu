@@ -239,14 +239,19 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     // are set to zero. Both give the same numbers.
     const int k0 = j * BN;
     const bool need_mask = k0 + BN > s.lk || r0 + BM > s.lq || (p.causal && k0 + BN - 1 > r0 + s.lk - s.lq);
-    int kl[2];  // last visible key - k0 - 2 (lane % 4) of each row: entry (nt, e) is visible iff nt * 8 + e <= kl
-    #pragma unroll
-    for (int hh = 0; hh < 2; ++hh) {
-      const int row = rbase + hh * 8;
-      const int lim = row < s.lq ? (p.causal ? min(row + s.lk - s.lq, s.lk - 1) : s.lk - 1) : -1;
-      kl[hh] = lim - k0 - 2 * (lane % 4);
-    }
     float mx[2];
+#if SKIP
+    // Masked tiles only: last visible key - k0 - 2 (lane % 4) of each row; entry (nt, e) is
+    // visible iff nt * 8 + e <= kl.
+    int kl[2] = {BN, BN};
+    if (need_mask) {
+      #pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        const int row = rbase + hh * 8;
+        const int lim = row < s.lq ? (p.causal ? min(row + s.lk - s.lq, s.lk - 1) : s.lk - 1) : -1;
+        kl[hh] = lim - k0 - 2 * (lane % 4);
+      }
+    }
     #pragma unroll
     for (int hh = 0; hh < 2; ++hh) {
       float x = NEG_INF;
@@ -254,20 +259,38 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
         #pragma unroll
         for (int nt = 0; nt < BN / 8; ++nt)
           #pragma unroll
-          for (int e = 0; e < 2; ++e) {
-#if SKIP
+          for (int e = 0; e < 2; ++e)
             if (nt * 8 + e <= kl[hh]) x = fmaxf(x, S[nt * 4 + hh * 2 + e]);
-#else
-            if (nt * 8 + e > kl[hh]) S[nt * 4 + hh * 2 + e] = NEG_INF;
-            x = fmaxf(x, S[nt * 4 + hh * 2 + e]);
-#endif
-          }
       } else {
         #pragma unroll
         for (int nt = 0; nt < BN / 8; ++nt) x = fmaxf(x, fmaxf(S[nt * 4 + hh * 2], S[nt * 4 + hh * 2 + 1]));
       }
       mx[hh] = warp_quad_max(x);
     }
+#else
+    if (need_mask) {
+      #pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        const int row = rbase + hh * 8;
+        const int lim = row < s.lq ? (p.causal ? row + s.lk - s.lq : s.lk - 1) : -1;
+        #pragma unroll
+        for (int nt = 0; nt < BN / 8; ++nt) {
+          #pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const int key = k0 + nt * 8 + 2 * (lane % 4) + e;
+            if (!(key < s.lk && key <= lim)) S[nt * 4 + hh * 2 + e] = NEG_INF;
+          }
+        }
+      }
+    }
+    #pragma unroll
+    for (int hh = 0; hh < 2; ++hh) {
+      float x = NEG_INF;
+      #pragma unroll
+      for (int nt = 0; nt < BN / 8; ++nt) x = fmaxf(x, fmaxf(S[nt * 4 + hh * 2], S[nt * 4 + hh * 2 + 1]));
+      mx[hh] = warp_quad_max(x);
+    }
+#endif
     cp_async_wait<1>();  // K_{j-1}, V_j
     fence_async_smem();
     // The one barrier of the tile: K_{j-1} and V_j are visible; everyone is done with S_j's
@@ -321,7 +344,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
         const float ms = mn == NEG_INF ? 0.f : mn * p.scale_log2;
         al[hh] = fast_exp2(m[hh] * p.scale_log2 - ms);
         float rs = 0.f;
-        if (SKIP && need_mask) {
+#if SKIP
+        if (need_mask) {
           #pragma unroll
           for (int nt = 0; nt < BN / 8; ++nt)
             #pragma unroll
@@ -330,7 +354,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
               P[nt * 4 + hh * 2 + e] = v;
               rs += v;
             }
-        } else {
+        } else
+#endif
+        {
           #pragma unroll
           for (int nt = 0; nt < BN / 8; ++nt) {
             P[nt * 4 + hh * 2] = fast_exp2(S[nt * 4 + hh * 2] * p.scale_log2 - ms);
