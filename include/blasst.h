@@ -38,10 +38,6 @@
 
 #define BLASST_PHASE_DECODE 1
 
-#define PREFILL_THREADS 128
-
-#define DECODE_THREADS 256
-
 /**
  * Log levels of `blasst_log_fn`.
  */

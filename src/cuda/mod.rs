@@ -270,9 +270,10 @@ struct KernelParams {
     sweep_visited: u64,
 }
 
-pub const PREFILL_THREADS: u32 = 128;
-pub const PREFILL_SM90_THREADS: u32 = 256;
-pub const DECODE_THREADS: u32 = 256;
+// Block sizes of the kernels (private: they are not part of the C header).
+const PREFILL_THREADS: u32 = 128;
+const PREFILL_SM90_THREADS: u32 = 256;
+const DECODE_THREADS: u32 = 256;
 
 pub fn prefill_smem(head_dim: usize) -> usize {
     // Q (128 rows), K and two V tiles of 64 rows.

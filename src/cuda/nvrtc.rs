@@ -198,6 +198,18 @@ unsafe fn program_log(prog: nv::nvrtcProgram) -> String {
 
 /// Compiles `v` for `arch` (e.g. "sm_90a") to a cubin. The NVRTC log is in the error.
 pub fn compile(v: &Variant, arch: &str) -> Result<Vec<u8>> {
+    let verbose = std::env::var_os("BLASST_PTXAS_VERBOSE").is_some();
+    let (bin, log) = compile_with_log(v, arch, verbose)?;
+    if verbose {
+        eprintln!("{} ({arch}): {log}", v.name());
+    }
+    Ok(bin)
+}
+
+/// Compiles `v` for `arch` and returns the cubin with NVRTC's log; with `ptxas_verbose` the
+/// log holds ptxas' report (registers, spills, and warnings such as a serialised wgmma
+/// pipeline, which `tests/kernels_compile.rs` rejects for the Hopper kernels).
+pub fn compile_with_log(v: &Variant, arch: &str, ptxas_verbose: bool) -> Result<(Vec<u8>, String)> {
     if !available() {
         return Err(Error::NoDevice(
             "no NVRTC: libnvrtc.so.13 could not be loaded".into(),
@@ -210,9 +222,7 @@ pub fn compile(v: &Variant, arch: &str) -> Result<Vec<u8>> {
         "-std=c++17".into(),
         "-lineinfo".into(),
     ];
-    // BLASST_PTXAS_VERBOSE=1 prints ptxas' register and spill report of every compile.
-    let verbose = std::env::var_os("BLASST_PTXAS_VERBOSE").is_some();
-    if verbose {
+    if ptxas_verbose {
         opts.push("--ptxas-options=-v".into());
     }
     let opts: Vec<CString> = opts.into_iter().map(|s| CString::new(s).unwrap()).collect();
@@ -239,9 +249,7 @@ pub fn compile(v: &Variant, arch: &str) -> Result<Vec<u8>> {
                 v.name()
             )))
         } else {
-            if verbose {
-                eprintln!("{} ({arch}): {}", v.name(), program_log(prog));
-            }
+            let log = program_log(prog);
             let mut n = 0usize;
             check(nv::nvrtcGetCUBINSize(prog, &mut n), "nvrtcGetCUBINSize")?;
             let mut bin = vec![0u8; n];
@@ -249,7 +257,7 @@ pub fn compile(v: &Variant, arch: &str) -> Result<Vec<u8>> {
                 nv::nvrtcGetCUBIN(prog, bin.as_mut_ptr() as *mut c_char),
                 "nvrtcGetCUBIN",
             )?;
-            Ok(bin)
+            Ok((bin, log))
         };
         nv::nvrtcDestroyProgram(&mut prog);
         out
