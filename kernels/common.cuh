@@ -165,6 +165,31 @@ DEVI void sweep_count(u32 *cnt, u32 mask) {
     mask &= mask - 1;
   }
 }
+// Thread 0 of a CTA adds its visited and skipped tiles to `skip_stats`.
+DEVI void flush_stats(const KernelParams &p, u64 visited, u64 skipped) {
+  if (p.stats && threadIdx.x == 0) {
+    atomicAdd(p.stats, visited);
+    atomicAdd(p.stats + 1, skipped);
+  }
+}
+
+// Prefill epilogue of one accumulator row held by a quad of lanes in the mma/wgmma layout
+// (this thread's columns dt * 8 + 2 (lane % 4) + {0, 1}, values acc[dt * 4 + {0, 1}]):
+// normalises by the row sum `l` (quad-reduced here), writes O and the natural-log LSE. Rows
+// past the sequence write nothing; fully masked rows get 0 and -inf.
+DEVI void store_prefill_row(const KernelParams &p, const Seq &s, int b, int h, int row, const float *acc, float l,
+                            float m) {
+  const int lane = threadIdx.x % 32;
+  const float lt = warp_quad_sum(l);
+  if (row >= s.lq) return;
+  const float inv = lt > 0.f ? 1.f / lt : 0.f;
+  u16 *dst = p.o + q_offset(p, s, b, row, h, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
+  #pragma unroll
+  for (int dt = 0; dt < HEAD_DIM / 8; ++dt)
+    *(u32 *)(dst + dt * 8 + 2 * (lane % 4)) = pack2(acc[dt * 4] * inv, acc[dt * 4 + 1] * inv);
+  if (p.lse && lane % 4 == 0) p.lse[(i64)(s.q_start + row) * p.hq + h] = lt > 0.f ? m * p.scale + logf(lt) : NEG_INF;
+}
+
 DEVI void sweep_flush(const KernelParams &p, const u32 *cnt, u64 visited) {
   for (int c = 0; c < p.num_lambdas; ++c)
     if (cnt[c]) atomicAdd(p.sweep_skipped + c, (u64)cnt[c]);

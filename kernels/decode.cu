@@ -358,10 +358,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
       }
     }
   }
-  if (p.stats && threadIdx.x == 0) {
-    atomicAdd(p.stats, (u64)n);
-    atomicAdd(p.stats + 1, (u64)skipped);
-  }
+  flush_stats(p, (u64)n, (u64)skipped);
 #if SWEEP
   if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n);
 #endif

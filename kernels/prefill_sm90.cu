@@ -433,24 +433,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
 #undef LOAD_K
 #undef LOAD_V
 
-  // Epilogue: normalise, write O and the natural-log LSE; fully masked rows get 0 and -inf.
+  // Epilogue: normalise, write O and the natural-log LSE.
   #pragma unroll
-  for (int hh = 0; hh < 2; ++hh) {
-    const int row = rbase + hh * 8;
-    const float lt = warp_quad_sum(l[hh]);
-    if (row < s.lq) {
-      const float inv = lt > 0.f ? 1.f / lt : 0.f;
-      u16 *dst = p.o + q_offset(p, s, b, row, h, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
-      #pragma unroll
-      for (int dt = 0; dt < HEAD_DIM / 8; ++dt)
-        *(u32 *)(dst + dt * 8 + 2 * (lane % 4)) = pack2(O[dt * 4 + hh * 2] * inv, O[dt * 4 + hh * 2 + 1] * inv);
-      if (p.lse && lane % 4 == 0) p.lse[(i64)(s.q_start + row) * p.hq + h] = lt > 0.f ? m[hh] * p.scale + logf(lt) : NEG_INF;
-    }
-  }
-  if (p.stats && threadIdx.x == 0) {
-    atomicAdd(p.stats, (u64)n_vis);
-    atomicAdd(p.stats + 1, (u64)skipped);
-  }
+  for (int hh = 0; hh < 2; ++hh) store_prefill_row(p, s, b, h, rbase + hh * 8, &O[hh * 2], l[hh], m[hh]);
+  flush_stats(p, (u64)n_vis, (u64)skipped);
 #if SWEEP
   if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n_vis);
 #endif
