@@ -2,7 +2,8 @@
 Skip-Softmax at several sparsities, PyTorch SDPA flash and cuDNN, same inputs, one run.
 
 Prefill: bf16, d = 128, 32 heads, batch 1, S = 4K..32K, causal and not -> TFLOP/s
-(4*Lq*Lk*H*D per sequence, halved for causal). Decode: bf16, d = 128, 32/8 heads,
+(4*Lq*Lk*H*D per sequence, halved for causal). On Hopper a second dense row times the portable
+mma.sync kernel (BLASST_PREFILL_KERNEL=mma) next to the default wgmma one. Decode: bf16, d = 128, 32/8 heads,
 (batch, KV) = (1, 128K), (16, 32K), (64, 8K), contiguous and paged -> GB/s of K+V read.
 Sparse rows use the structured generator (sink, local window, retrieval blocks, noise); the
 skipped-tile fraction is the kernel's own counter. Writes a JSON file and a PNG plot.
