@@ -249,7 +249,7 @@ pub fn sweep_points(
     gpu: bool,
     seed: u64,
 ) -> Result<Vec<(f64, u32, f64)>> {
-    use crate::cpu::{Options, Shape};
+    use crate::cpu::Options;
     use half::bf16;
     let mut points = vec![];
     for (i, &l) in lengths.iter().enumerate() {
@@ -270,14 +270,7 @@ pub fn sweep_points(
             ),
         };
         let (q, k, v) = s.to_bf16();
-        let shape = Shape {
-            batch: 1,
-            seqlen_q: lq,
-            seqlen_kv: l,
-            num_q_heads: heads,
-            num_kv_heads: heads,
-            head_dim,
-        };
+        let shape = s.shape;
         let mut o = vec![bf16::ZERO; q.len()];
         let device = if gpu {
             crate::attn::Device::Cuda

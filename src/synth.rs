@@ -42,6 +42,8 @@ impl Rng {
 /// Structured Q/K/V for one sequence, layout [seq][heads][dim] (f32).
 #[derive(Debug, Clone)]
 pub struct Structured {
+    /// The call these inputs are for: batch 1, contiguous `[seq][heads][dim]`.
+    pub shape: crate::cpu::Shape,
     pub q: Vec<f32>,
     pub k: Vec<f32>,
     pub v: Vec<f32>,
@@ -109,7 +111,13 @@ pub fn structured(
     let q = fill(lq, hq, &|_, _| c);
     let k = fill(lk, hkv, &|r, h| if hot[h][r] { c } else { 0.0 });
     let v = fill(lk, hkv, &|_, _| 0.0);
-    Structured { q, k, v, hot }
+    Structured {
+        shape: single(lq, lk, hq, hkv, d),
+        q,
+        k,
+        v,
+        hot,
+    }
 }
 
 /// Inputs whose logits follow the inverse-length law the calibration curve assumes: the
@@ -137,10 +145,22 @@ pub fn exponential_logits(
         .collect();
     let v = (0..lk * heads * d).map(|_| rng.normal()).collect();
     Structured {
+        shape: single(lq, lk, heads, heads, d),
         q,
         k,
         v,
         hot: vec![],
+    }
+}
+
+fn single(lq: usize, lk: usize, hq: usize, hkv: usize, d: usize) -> crate::cpu::Shape {
+    crate::cpu::Shape {
+        batch: 1,
+        seqlen_q: lq,
+        seqlen_kv: lk,
+        num_q_heads: hq,
+        num_kv_heads: hkv,
+        head_dim: d,
     }
 }
 

@@ -5,7 +5,7 @@
 use blasst::Resolver;
 use blasst::attn::Phase;
 use blasst::calibrate::{self, Inputs};
-use blasst::cpu::{self, Options, Shape};
+use blasst::cpu::{self, Options};
 use blasst::synth;
 use half::bf16;
 
@@ -14,38 +14,23 @@ use half::bf16;
 #[test]
 fn sweep_counts_equal_separate_runs() {
     let lambdas: Vec<f32> = (1..=14).map(|k| 2f32.powi(-k)).chain([1.0]).collect();
-    for (name, lq, lk, heads, s) in [
+    for (name, s) in [
         (
             "prefill structured",
-            1024usize,
-            2048usize,
-            4usize,
             synth::structured(1024, 2048, 4, 4, 64, 0.2, 16.0, 3),
         ),
         (
             "decode structured (split-KV)",
-            1,
-            8192,
-            8,
             synth::structured(1, 8192, 8, 8, 64, 0.2, 16.0, 4),
         ),
         (
             "prefill structured, 3 hot blocks in 4",
-            700,
-            3000,
-            2,
             synth::structured(700, 3000, 2, 2, 64, 0.75, 16.0, 5),
         ),
     ] {
         let (q, k, v) = s.to_bf16();
-        let shape = Shape {
-            batch: 1,
-            seqlen_q: lq,
-            seqlen_kv: lk,
-            num_q_heads: heads,
-            num_kv_heads: heads,
-            head_dim: 64,
-        };
+        let shape = s.shape;
+        let lk = shape.seqlen_kv;
         let mut o = vec![bf16::ZERO; q.len()];
         let (visited, counts) = blasst::host::calibrate_sweep(
             blasst::Device::Cpu,
@@ -104,14 +89,7 @@ fn measured_sparsity(inputs: Inputs, l: usize, factor: f32, seed: u64) -> f64 {
         }
     };
     let (q, k, v) = s.to_bf16();
-    let shape = Shape {
-        batch: 1,
-        seqlen_q: lq,
-        seqlen_kv: l,
-        num_q_heads: HEADS,
-        num_kv_heads: HEADS,
-        head_dim: 128,
-    };
+    let shape = s.shape;
     let mut o = vec![bf16::ZERO; q.len()];
     let st = cpu::attention(
         shape,

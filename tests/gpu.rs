@@ -407,7 +407,7 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
     if !gpu() {
         return;
     }
-    use blasst::cpu::{Options, Shape};
+    use blasst::cpu::Options;
     let lambdas: Vec<f32> = (1..=12).map(|k| 2f32.powi(-k)).chain([1.0, 4.0]).collect();
     for (name, lq, lk, heads, d) in [
         ("prefill", 1024usize, 2048usize, 4usize, 128usize),
@@ -416,14 +416,7 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
     ] {
         let s = synth::structured(lq, lk, heads, heads, d, 0.2, 16.0, 21);
         let (q, k, v) = s.to_bf16();
-        let shape = Shape {
-            batch: 1,
-            seqlen_q: lq,
-            seqlen_kv: lk,
-            num_q_heads: heads,
-            num_kv_heads: heads,
-            head_dim: d,
-        };
+        let shape = s.shape;
         let mut o = vec![bf16::ZERO; q.len()];
         let (gv, gc) = blasst::host::calibrate_sweep(
             blasst::Device::Cuda,

@@ -336,14 +336,7 @@ fn run(cli: Cli) -> blasst::Result<()> {
             };
             let s = synth::structured(seqlen, seqlen, heads, heads, head_dim, 0.3, 12.0, 1);
             let (q, k, v) = s.to_bf16();
-            let shape = Shape {
-                batch: 1,
-                seqlen_q: seqlen,
-                seqlen_kv: seqlen,
-                num_q_heads: heads,
-                num_kv_heads: heads,
-                head_dim,
-            };
+            let shape = s.shape;
             let opts = Options {
                 causal,
                 threshold_scale_factor: (threshold * seqlen as f64) as f32,
@@ -450,14 +443,7 @@ fn demo(
         seed,
     );
     let (q, k, v) = s.to_bf16();
-    let shape = Shape {
-        batch: 1,
-        seqlen_q: seqlen,
-        seqlen_kv: seqlen,
-        num_q_heads: heads,
-        num_kv_heads: heads,
-        head_dim,
-    };
+    let shape = s.shape;
     println!(
         "bf16, batch 1, {heads} heads, d = {head_dim}, Lq = Lk = {seqlen}, {}, hot fraction {hot_fraction}, seed {seed}",
         if causal { "causal" } else { "non-causal" }
