@@ -4,7 +4,8 @@ Skip-Softmax at several sparsities, PyTorch SDPA flash and cuDNN, same inputs, o
 Prefill: bf16, d = 128, 32 heads, batch 1, S = 4K..32K, causal and not -> TFLOP/s
 (4*Lq*Lk*H*D per sequence, halved for causal). On Hopper a second dense row times the portable
 mma.sync kernel (BLASST_PREFILL_KERNEL=mma) next to the default wgmma one. Decode: bf16, d = 128, 32/8 heads,
-(batch, KV) = (1, 128K), (16, 32K), (64, 8K), contiguous and paged -> GB/s of K+V read.
+(batch, KV) = (1, 128K), (16, 32K), (64, 8K), contiguous and paged -> GB/s of K+V read; on Hopper
+a second dense row times the portable decode kernel (BLASST_DECODE_KERNEL=mma).
 Sparse rows use the structured generator (sink, local window, retrieval blocks, noise); the
 skipped-tile fraction is the kernel's own counter. Writes a JSON file and a PNG plot.
 """
@@ -169,6 +170,13 @@ def bench_decode(bl, configs, rows, page_size=64):
                 ref = o.clone()
                 if hot is None:
                     rows.append(dict(base, impl="blasst dense", t_us=td * 1e6, gbs=kvbytes / td / 1e9, skipped=0.0))
+                    if torch.cuda.get_device_capability()[0] == 9:
+                        # The portable mma.sync decode kernel, for comparison.
+                        os.environ["BLASST_DECODE_KERNEL"] = "mma"
+                        t = timeit(lambda: bl.run(p), iters=20)
+                        del os.environ["BLASST_DECODE_KERNEL"]
+                        rows.append(dict(base, impl="blasst dense (mma.sync kernel)", t_us=t * 1e6,
+                                         gbs=kvbytes / t / 1e9, skipped=0.0))
                     if not paged:
                         try:
                             out = sdpa(q, k, v, False, [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION,

@@ -1,5 +1,6 @@
 //! Prints ptxas' register/spill report of every kernel specialisation for one architecture:
-//! `BLASST_PTXAS_VERBOSE=1 cargo run --release --example ptxas_report -- sm_90a`
+//! `BLASST_PTXAS_VERBOSE=1 cargo run --release --example ptxas_report -- sm_90a [name-filter]`
+//! (with `BLASST_DUMP_DIR=dir` the cubins are written there too).
 fn main() {
     let arch = std::env::args().nth(1).unwrap_or_else(|| "sm_90a".into());
     let only = std::env::args().nth(2); // optional substring filter on the kernel name
@@ -11,9 +12,18 @@ fn main() {
         {
             continue;
         }
-        if let Err(e) = blasst::cuda::nvrtc::compile(&v, &arch) {
-            eprintln!("{}", e.message());
-            std::process::exit(1);
+        match blasst::cuda::nvrtc::compile(&v, &arch) {
+            Ok(bin) => {
+                // BLASST_DUMP_DIR: also write the cubins, e.g. for nvdisasm.
+                if let Some(d) = std::env::var_os("BLASST_DUMP_DIR") {
+                    let f = std::path::Path::new(&d).join(format!("{}.cubin", v.name()));
+                    std::fs::write(&f, bin).expect("write cubin");
+                }
+            }
+            Err(e) => {
+                eprintln!("{}", e.message());
+                std::process::exit(1);
+            }
         }
     }
 }

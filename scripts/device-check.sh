@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Everything the GPU machine runs, in one call: GPU tests (with the default prefill kernel, and
-# again with the mma.sync prefill kernel on Hopper), the same under compute-sanitizer
+# Everything the GPU machine runs, in one call: GPU tests (with the default kernels, and again
+# with the portable mma.sync prefill and decode kernels on Hopper), the same under compute-sanitizer
 # (memcheck), the demo on the GPU, and the benchmark. Logs go to $OUT (at most 8 files come
 # back from the device machine: run.log, gpu_tests.log, memcheck.log, bench.log, bench.json,
 # the plot).
@@ -25,9 +25,9 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   echo "gpu tests exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
   grep -E "^test |test result" "$OUT/gpu_tests.log" | tail -8
   if [ "${SKIP_MMA_TESTS:-0}" != 1 ]; then
-    step "gpu tests, BLASST_PREFILL_KERNEL=mma"
-    echo "===== BLASST_PREFILL_KERNEL=mma" >> "$OUT/gpu_tests.log"
-    BLASST_PREFILL_KERNEL=mma timeout 300 target/device/gpu_tests --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
+    step "gpu tests, BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma"
+    echo "===== BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma" >> "$OUT/gpu_tests.log"
+    BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma timeout 300 target/device/gpu_tests --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
     echo "gpu tests (mma) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
     grep -E "test result" "$OUT/gpu_tests.log" | tail -1
   fi

@@ -175,6 +175,17 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
                     dtype,
                 });
             }
+            // 2 tokens x GQA 8 = 16 rows (the largest tile of the Hopper decode kernel)
+            v.push(Case {
+                hq: 16,
+                hkv: 2,
+                d,
+                lq: vec![2, 1],
+                lk: vec![1900, 4100],
+                causal,
+                layout: Layout::Ragged,
+                dtype,
+            });
             // speculative decode: 4 tokens x GQA 8 = 32 rows; MHA decode
             v.push(Case {
                 hq: 16,
@@ -267,6 +278,8 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         (1, 8192, 32, 8, false, 0.2, Layout::Bshd),
         (1, 20000, 32, 8, false, 0.3, Layout::Paged(16)),
         (4, 6000, 16, 2, true, 0.2, Layout::Bshd),
+        (2, 6000, 16, 2, true, 0.2, Layout::Bshd),
+        (1, 9000, 16, 8, false, 0.25, Layout::Paged(64)),
     ]
     .iter()
     .enumerate()

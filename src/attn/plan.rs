@@ -7,9 +7,11 @@
 //!   the running maximum first).
 //! * decode (`max_seqlen_q <= 8` and `max_seqlen_q * group <= 64`): the query tokens of a
 //!   sequence times the query heads that share a KV head are packed into one tile of rows,
-//!   64 keys per tile, last to first, and the KV range is split so that at least about 1056
-//!   work units exist (4 waves of 2 per multiprocessor of an H100/H200, so the last wave is
-//!   not mostly empty), with at least 16 tiles per split (each split has its own running max,
+//!   64 keys per tile, last to first, and the KV range is split into as many splits as keep the
+//!   work units at or below 264 (one wave of 2 CTAs per multiprocessor of an H100/H200: no
+//!   partial wave, each CTA's pipeline start paid once, and long splits, whose running maxima
+//!   skip more; measured on the H200 against 528 and 1056, bench/RESULTS.md), with at least 16
+//!   tiles per split (each split has its own running max,
 //!   and short splits lose sparsity to their first tiles). The
 //!   split count depends only on the call's sizes, never on the device, so the CPU reproduces
 //!   it exactly. Other calls use the prefill plan.
@@ -22,7 +24,7 @@ pub const PREFILL_BLOCK_M: u32 = 128;
 pub const PREFILL_BLOCK_N: u32 = 64;
 pub const DECODE_MAX_BLOCK_M: usize = 64;
 pub const DECODE_BLOCK_N: u32 = 64;
-const DECODE_TARGET_UNITS: usize = 1056;
+const DECODE_TARGET_UNITS: usize = 264;
 const DECODE_MIN_TILES_PER_SPLIT: usize = 16;
 const MAX_SPLITS: usize = 128;
 
@@ -43,8 +45,7 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let units = d.batch * d.hkv * row_tiles;
     let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
     let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
-    let splits = DECODE_TARGET_UNITS
-        .div_ceil(units)
+    let splits = (DECODE_TARGET_UNITS / units)
         .min(max_by_len)
         .clamp(1, MAX_SPLITS);
     AttnPlanInfo {

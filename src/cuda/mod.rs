@@ -274,6 +274,7 @@ struct KernelParams {
 const PREFILL_THREADS: u32 = 128;
 const PREFILL_SM90_THREADS: u32 = 256;
 const DECODE_THREADS: u32 = 256;
+const DECODE_SM90_THREADS: u32 = 128;
 
 pub fn prefill_smem(head_dim: usize) -> usize {
     // Q (128 rows), K and two V tiles of 64 rows.
@@ -292,6 +293,23 @@ pub fn prefill_sm90_smem(head_dim: usize) -> usize {
 fn use_sm90_prefill(arch: &str) -> bool {
     arch == "sm_90a"
         && !std::env::var("BLASST_PREFILL_KERNEL").is_ok_and(|v| v.eq_ignore_ascii_case("mma"))
+}
+
+/// Whether decode runs the bulk-copy kernel: on sm_90a for up to 16 packed rows, unless
+/// `BLASST_DECODE_KERNEL=mma` asks for the mma.sync kernel (a diagnostic switch, read at every
+/// call; both kernels make the same decisions).
+fn use_sm90_decode(arch: &str, block_m: u32) -> bool {
+    arch == "sm_90a"
+        && block_m <= 16
+        && !std::env::var("BLASST_DECODE_KERNEL").is_ok_and(|v| v.eq_ignore_ascii_case("mma"))
+}
+
+/// Must match the layout in kernels/decode_sm90.cu: K and V buffers of 64 rows at a stride of
+/// the row bytes + 16, the row-max exchange (2 x 4 warps x 16 rows) and one mbarrier per buffer.
+pub fn decode90_smem(head_dim: usize) -> usize {
+    let (kslots, lag) = nvrtc::decode90_config(head_dim);
+    let buffers = kslots + lag + 1;
+    buffers * 64 * (head_dim * 2 + 16) + 2 * 4 * 16 * 4 + buffers * 8
 }
 
 /// Must match the layout in kernels/decode.cu: K and V stages, Q, the P ring, the row-max
@@ -478,13 +496,28 @@ unsafe fn launch_call(
             launch(f, grid, threads, smem, stream, &kp, &v.name())
         }
         Phase::Decode => {
-            let v = variant(Family::Decode);
-            let smem = decode_smem(d.head_dim, d.plan.block_m as usize);
-            let f = function(&ctx, &v, decode_smem(d.head_dim, 64))?;
+            let sm90 = use_sm90_decode(&ctx.arch, d.plan.block_m);
+            let (v, smem, max_smem, threads) = if sm90 {
+                let smem = decode90_smem(d.head_dim);
+                (variant(Family::DecodeSm90), smem, smem, DECODE_SM90_THREADS)
+            } else {
+                (
+                    variant(Family::Decode),
+                    decode_smem(d.head_dim, d.plan.block_m as usize),
+                    decode_smem(d.head_dim, 64),
+                    DECODE_THREADS,
+                )
+            };
+            let f = function(&ctx, &v, max_smem)?;
             let splits = d.plan.num_kv_splits as usize;
-            let grid = (splits as u32, d.hkv as u32, d.batch as u32);
+            // kernels/decode_sm90.cu: the KV heads of one split are neighbouring CTAs.
+            let grid = if sm90 {
+                (d.hkv as u32, splits as u32, d.batch as u32)
+            } else {
+                (splits as u32, d.hkv as u32, d.batch as u32)
+            };
             if splits == 1 {
-                return launch(f, grid, DECODE_THREADS, smem, stream, &kp, &v.name());
+                return launch(f, grid, threads, smem, stream, &kp, &v.name());
             }
             let rows = d.batch * d.max_lq * d.hq;
             let need = rows * splits * (d.head_dim + 1) * 4;
@@ -507,20 +540,19 @@ unsafe fn launch_call(
             kp.ws_o = ws;
             kp.ws_lse = ws + (rows * splits * d.head_dim * 4) as u64;
             let merge = variant(Family::Merge);
-            let result =
-                launch(f, grid, DECODE_THREADS, smem, stream, &kp, &v.name()).and_then(|_| {
-                    let fm = function(&ctx, &merge, 0)?;
-                    let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
-                    launch(
-                        fm,
-                        mgrid,
-                        d.head_dim as u32, // kernels/merge.cu: HEAD_DIM threads
-                        0,
-                        stream,
-                        &kp,
-                        &merge.name(),
-                    )
-                });
+            let result = launch(f, grid, threads, smem, stream, &kp, &v.name()).and_then(|_| {
+                let fm = function(&ctx, &merge, 0)?;
+                let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
+                launch(
+                    fm,
+                    mgrid,
+                    d.head_dim as u32, // kernels/merge.cu: HEAD_DIM threads
+                    0,
+                    stream,
+                    &kp,
+                    &merge.name(),
+                )
+            });
             if owned {
                 let r = unsafe { cu::cuMemFreeAsync(ws, stream) };
                 result?;

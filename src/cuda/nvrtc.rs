@@ -14,6 +14,7 @@ pub const COMMON: &str = include_str!("../../kernels/common.cuh");
 pub const PREFILL: &str = include_str!("../../kernels/prefill.cu");
 pub const PREFILL_SM90: &str = include_str!("../../kernels/prefill_sm90.cu");
 pub const DECODE: &str = include_str!("../../kernels/decode.cu");
+pub const DECODE_SM90: &str = include_str!("../../kernels/decode_sm90.cu");
 pub const MERGE: &str = include_str!("../../kernels/merge.cu");
 pub const MERGE_STATES: &str = include_str!("../../kernels/merge_states.cu");
 
@@ -23,7 +24,10 @@ pub enum Family {
     Prefill,
     /// wgmma prefill (sm_90a only): same plan and decisions as `Prefill`.
     PrefillSm90,
+    /// mma.sync decode (sm_80 and newer, any packed row count up to 64).
     Decode,
+    /// bulk-copy decode (sm_90a only, up to 16 packed rows): same plan and decisions as `Decode`.
+    DecodeSm90,
     Merge,
     /// `blasst_merge_states` (stacked partial results, element type in and out).
     MergeStates,
@@ -39,6 +43,20 @@ pub struct Variant {
     pub paged: bool,
     /// Calibration sweep: a dense pass counting per candidate threshold (skip is false).
     pub sweep: bool,
+}
+
+/// Pipeline of the Hopper decode kernel (kernels/decode_sm90.cu): K tiles in flight and the
+/// tiles between a tile's decision and its P V. Defaults (3, 2) at d = 128 and (5, 3) at d = 64
+/// keep two CTAs per SM; `BLASST_DECODE90=K,LAG` overrides them for tuning experiments.
+pub fn decode90_config(head_dim: usize) -> (usize, usize) {
+    static OVERRIDE: OnceLock<Option<(usize, usize)>> = OnceLock::new();
+    let o = *OVERRIDE.get_or_init(|| {
+        let v = std::env::var("BLASST_DECODE90").ok()?;
+        let (k, l) = v.split_once(',')?;
+        let (k, l) = (k.trim().parse().ok()?, l.trim().parse().ok()?);
+        ((2..=8).contains(&k) && (1..=6).contains(&l)).then_some((k, l))
+    });
+    o.unwrap_or(if head_dim == 128 { (3, 2) } else { (5, 3) })
 }
 
 /// K/V pipeline depth of the decode kernel: 3 stages (d = 128) or 5 (d = 64), overridable
@@ -66,6 +84,7 @@ impl Variant {
                 match f {
                     Family::Prefill => "prefill",
                     Family::PrefillSm90 => "prefill90",
+                    Family::DecodeSm90 => "decode90",
                     _ => "decode",
                 },
                 self.head_dim,
@@ -86,11 +105,12 @@ impl Variant {
             Family::Prefill => PREFILL,
             Family::PrefillSm90 => PREFILL_SM90,
             Family::Decode => DECODE,
+            Family::DecodeSm90 => DECODE_SM90,
             Family::Merge => MERGE,
             Family::MergeStates => MERGE_STATES,
         };
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
@@ -101,13 +121,16 @@ impl Variant {
             self.paged as u32,
             self.sweep as u32,
             self.name(),
-            decode_stages(self.head_dim as usize)
+            decode_stages(self.head_dim as usize),
+            decode90_config(self.head_dim as usize).0,
+            decode90_config(self.head_dim as usize).1,
         )
     }
 
-    /// Whether this specialisation can be built for `arch` (wgmma needs `sm_90a`).
+    /// Whether this specialisation can be built for `arch` (the Hopper kernels, wgmma and bulk
+    /// copies, are built for `sm_90a` only).
     pub fn supports(&self, arch: &str) -> bool {
-        self.family != Family::PrefillSm90 || arch == "sm_90a"
+        !matches!(self.family, Family::PrefillSm90 | Family::DecodeSm90) || arch == "sm_90a"
     }
 
     /// Every specialisation the library can launch.
@@ -115,7 +138,12 @@ impl Variant {
         let mut v = vec![];
         for bf16 in [false, true] {
             for head_dim in [64, 128] {
-                for family in [Family::Prefill, Family::PrefillSm90, Family::Decode] {
+                for family in [
+                    Family::Prefill,
+                    Family::PrefillSm90,
+                    Family::Decode,
+                    Family::DecodeSm90,
+                ] {
                     // dense, skip, sweep
                     for (skip, sweep) in [(false, false), (true, false), (false, true)] {
                         for paged in [false, true] {

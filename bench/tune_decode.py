@@ -1,0 +1,31 @@
+"""Decode tuning sweep for one process's kernel configuration (set BLASST_DECODE90=K,LAG or
+BLASST_DECODE_KERNEL=mma in the environment; both are read once per process): dense and
+Skip-Softmax (hot = 0.25) decode at the three benchmark sizes, contiguous, bf16, d = 128,
+32/8 heads. Prints one line per size. Example:
+for c in 3,2 2,1 4,2; do BLASST_DECODE90=$c python3 bench/tune_decode.py target/device/libblasst.so; done"""
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+from blasst_ctypes import Blasst  # noqa: E402
+from bench import structured, timeit  # noqa: E402
+
+bl = Blasst(sys.argv[1] if len(sys.argv) > 1 else "target/device/libblasst.so")
+cfg = "/".join(f"{k[7:]}={os.environ[k]}" for k in ("BLASST_DECODE90", "BLASST_DECODE_KERNEL")
+               if k in os.environ) or "default"
+for B, L in ((1, 131072), (16, 32768), (64, 8192)):
+    q, k, v = structured(B, L, 32, 8, 128, 0.25, seed=L + B, Sq=1, spread=True)
+    o = torch.empty(B, 1, 32, 128, device="cuda", dtype=torch.bfloat16)
+    gb = 2 * B * L * 8 * 128 * 2 / 1e9
+    pd = bl.params(q, k, v, o)
+    td = timeit(lambda: bl.run(pd), iters=20)
+    stats = torch.zeros(2, dtype=torch.int64, device="cuda")
+    p = bl.params(q, k, v, o, factor=1e-3 * L, stats=stats)
+    bl.run(p)
+    torch.cuda.synchronize()
+    s = stats.tolist()
+    ts = timeit(lambda: bl.run(p), iters=20)
+    print(f"{cfg:>24} {B:>3}x{L:<6} dense {td * 1e6:7.1f} us {gb / td:6.0f} GB/s | skip {s[1] / s[0]:5.1%} "
+          f"{ts * 1e6:7.1f} us x{td / ts:.2f}", flush=True)

@@ -1,0 +1,426 @@
+// Decode for Hopper (sm_90a): split-KV Skip-Softmax for up to 16 packed rows (query tokens x the
+// query heads sharing a KV head). Same plan and decisions as kernels/decode.cu (64-key tiles,
+// last to first, the plan's splits); that kernel stays for more rows and for older GPUs.
+//
+// Built to be bandwidth-bound rather than issue-bound (the portable kernel spends ~575
+// instructions per warp per tile, mostly address arithmetic and 16-byte copies):
+// * Loads complete on one mbarrier per buffer (cp.async.mbarrier.arrive), so no warp waits for
+//   another to publish a tile, and the only CTA barrier per tile is the row-max exchange. Rows
+//   are stored at a stride of row bytes + 16 so that ldmatrix reads 8 rows from 8 different
+//   bank groups. (Per-row bulk copies, cp.async.bulk, were tried first: their operands are
+//   warp-uniform, so ptxas loops over the lanes - ~500 instructions per tile in one warp.)
+// * Rows are the N dimension of the MMA (S^T = K Q^T, m16n8k16), so 1..8 rows cost one 8-row
+//   tile instead of a padded 16-row one. Q lives in registers for the whole kernel.
+// * Each of the 4 warps owns 16 keys of every tile, for both S^T and O^T += V^T P^T: the
+//   probabilities never leave registers (movmatrix turns the S^T accumulator into the B operand
+//   of P V), so the only exchange between warps per tile is the row maxima (one barrier). Every
+//   warp holds the same running max and decisions; the warps' partial O and row sums, all
+//   scaled to the same max, are added once at the end.
+// * K is fetched KSLOTS tiles ahead. Right after tile t's decision every thread issues V_t (only if the
+//   tile is kept) and K_{t+KSLOTS}; P V for tile t runs LAG iterations later, when V_t has had
+//   time to arrive, from probabilities kept in registers. A skipped tile costs its K bytes, its
+//   S^T, the max exchange and the vote.
+//
+// Buffer reuse is ordered by the one barrier per tile: K buffer t % KSLOTS is refilled after the
+// barrier of tile t (all S^T of tile t are done before it); V buffer t % VSLOTS after the barrier
+// of tile t, and its previous tile (t - VSLOTS) had its P V at iteration t - 1 (VSLOTS = LAG + 1).
+
+#define DWARPS 4
+#define DTHREADS (DWARPS * 32)
+#define DBN 64
+#define WKEYS 16                   // keys per warp per tile
+#define ROWB (HEAD_DIM * 2)        // bytes of one K/V row
+#define SROW (ROWB + 16)           // shared row stride (bank-conflict-free ldmatrix)
+#define TILE_SMEM (DBN * SROW)
+#define KSTEPS (HEAD_DIM / 16)     // k-steps of S^T, m-blocks of O^T
+// KSLOTS and LAG come from the host (src/cuda/nvrtc.rs decode90_config).
+#define VSLOTS (LAG + 1)
+#define MAXR 16
+
+DEVI void mbar_init(u32 bar, u32 count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+DEVI bool mbar_try_wait(u32 bar, u32 parity) {
+  u32 ok;
+  asm volatile(
+      "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
+  return ok != 0;
+}
+DEVI void mbar_wait(u32 bar, u32 parity) {
+  while (!mbar_try_wait(bar, parity)) {}
+}
+// Transpose of an 8x8 matrix of 16-bit elements held in the mma fragment layout.
+DEVI u32 movmatrix_t(u32 x) {
+  u32 y;
+  asm volatile("movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;\n" : "=r"(y) : "r"(x));
+  return y;
+}
+
+// All 128 threads load a 64-row tile: thread t copies 16-byte chunk t % CH of rows
+// t / CH + i * RSTEP with cp.async (rows past the sequence are zero-filled) and then arrives on
+// the tile's mbarrier once its copies have landed (cp.async.mbarrier.arrive.noinc; the barrier
+// expects one arrival per thread).
+#define CH (HEAD_DIM / 8)
+#define RSTEP (DTHREADS / CH)
+#define NLOAD (DBN / RSTEP)
+struct TileLoader {
+  const u16 *base;  // contiguous: this thread's chunk of key row 0; paged: its chunk at page 0, row r0
+  i64 rs, bs;
+  u32 dst;          // this thread's first chunk within a buffer
+  int r0;
+};
+
+DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
+  TileLoader L;
+  const int c = threadIdx.x % CH;
+  L.r0 = threadIdx.x / CH;
+  L.rs = rs;
+  L.bs = bs;
+  L.dst = L.r0 * SROW + c * 16;
+  L.base = head_base + (i64)L.r0 * rs + c * 8;
+  return L;
+}
+
+DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0, int lk, u32 buf, u32 bar) {
+  const u32 dst = buf + L.dst;
+  const i64 step = (i64)RSTEP * L.rs;
+#if PAGED
+  if (p.page_size_log2 >= 6) {
+    // Pages of >= 64 keys: the (64-aligned) tile lies in one page, one table read.
+    const int page = p.block_table[(i64)b * p.block_table_stride + (row0 >> p.page_size_log2)];
+    const u16 *src = L.base + (i64)page * L.bs + (i64)(row0 & ((1 << p.page_size_log2) - 1)) * L.rs;
+    #pragma unroll
+    for (int i = 0; i < NLOAD; ++i) {
+      const bool valid = row0 + L.r0 + i * RSTEP < lk;
+      cp_async16(dst + i * RSTEP * SROW, valid ? src : L.base, valid);
+      src += step;
+    }
+  } else {
+    const u16 *src = L.base - (i64)L.r0 * L.rs;
+    #pragma unroll
+    for (int i = 0; i < NLOAD; ++i) {
+      const int pos = row0 + L.r0 + i * RSTEP;
+      const bool valid = pos < lk;
+      const int page = valid ? p.block_table[(i64)b * p.block_table_stride + (pos >> p.page_size_log2)] : 0;
+      cp_async16(dst + i * RSTEP * SROW, src + (i64)page * L.bs + (i64)(pos & ((1 << p.page_size_log2) - 1)) * L.rs, valid);
+    }
+  }
+#else
+  (void)b; (void)p;
+  const u16 *src = L.base + (i64)row0 * L.rs;
+  if (row0 + DBN <= lk) {
+    #pragma unroll
+    for (int i = 0; i < NLOAD; ++i) {
+      cp_async16(dst + i * RSTEP * SROW, src, true);
+      src += step;
+    }
+  } else {
+    #pragma unroll
+    for (int i = 0; i < NLOAD; ++i) {
+      const bool valid = row0 + L.r0 + i * RSTEP < lk;
+      cp_async16(dst + i * RSTEP * SROW, valid ? src : L.base, valid);
+      src += step;
+    }
+  }
+#endif
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
+}
+
+template <int NT>
+DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  // Grid (KV heads, splits, batch): the CTAs that run together read whole K/V rows (all heads
+  // of the same keys) rather than one head's slice of many rows (1-2 % at batch 1, measured).
+  const int kh = blockIdx.x, split = blockIdx.y, b = blockIdx.z;
+  const Seq s = load_seq(p, b);
+  const int G = p.group;
+  const int R = s.lq * G;
+  if (R == 0) return;
+
+  // Shared layout (host: decode90_smem): K buffers | V buffers | red[2][DWARPS][MAXR] |
+  // mbarriers kfull[KSLOTS], vfull[VSLOTS].
+  const u32 sK = smem_u32(smem);
+  const u32 sV = sK + KSLOTS * TILE_SMEM;
+  float *red = (float *)(smem + (KSLOTS + VSLOTS) * TILE_SMEM);
+  const u32 kfull = smem_u32(red + 2 * DWARPS * MAXR);
+  const u32 vfull = kfull + KSLOTS * 8;
+
+  const int total = (s.lk + DBN - 1) / DBN;
+  const int limit = p.causal ? min(s.lq - 1 + s.lk - s.lq, s.lk - 1) : s.lk - 1;
+  const int n_vis = limit < 0 ? 0 : min(total, limit / DBN + 1);
+  const int per = max(1, (total + p.num_splits - 1) / p.num_splits);
+  const int lo = min(split * per, n_vis), hi = min((split + 1) * per, n_vis);
+  const int n = hi - lo;
+
+#if PAGED
+  const u16 *kbase = p.k + (i64)kh * p.k_head_stride;
+  const u16 *vbase = p.v + (i64)kh * p.v_head_stride;
+#else
+  const u16 *kbase = p.k + (p.cu_kv ? (i64)s.kv_start * p.k_row_stride : (i64)b * p.k_batch_stride) + (i64)kh * p.k_head_stride;
+  const u16 *vbase = p.v + (p.cu_kv ? (i64)s.kv_start * p.v_row_stride : (i64)b * p.v_batch_stride) + (i64)kh * p.v_head_stride;
+#endif
+
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < KSLOTS + VSLOTS; ++i) mbar_init(kfull + 8 * i, DTHREADS);
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+
+  const TileLoader LK = make_loader(kbase, p.k_row_stride, p.k_batch_stride);
+  const TileLoader LV = make_loader(vbase, p.v_row_stride, p.v_batch_stride);
+  for (int t = 0; t < KSLOTS && t < n; ++t)
+    load_tile(p, LK, b, (hi - 1 - t) * DBN, s.lk, sK + t * TILE_SMEM, kfull + 8 * t);
+
+  // Q^T as the B operand: qb[nt][ks] = rows nt*8 + lane/4, head-dim columns ks*16 + 2 (lane%4) + {0,1} and + 8.
+  u32 qb[NT][KSTEPS][2];
+  #pragma unroll
+  for (int nt = 0; nt < NT; ++nt) {
+    const int r = nt * 8 + lane / 4;
+    const bool valid = r < R;
+    const u16 *q = p.q + (valid ? q_offset(p, s, b, r / G, kh * G + r % G, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
+    #pragma unroll
+    for (int ks = 0; ks < KSTEPS; ++ks) {
+      qb[nt][ks][0] = valid ? *(const u32 *)(q + ks * 16 + 2 * (lane % 4)) : 0u;
+      qb[nt][ks][1] = valid ? *(const u32 *)(q + ks * 16 + 8 + 2 * (lane % 4)) : 0u;
+    }
+  }
+
+  // This thread's rows: nt*8 + 2 (lane%4) + e.
+  float m_run[NT][2], m_acc[NT][2], lw[NT][2];
+  float O[NT][KSTEPS][4];  // O^T: head-dim mb*16 + lane/4 (+8), rows as above
+  u32 ph[LAG + 1][NT][2];  // P^T B fragments of the last LAG + 1 tiles (index LAG = current)
+  float mh[LAG + 1][NT][2];
+  #pragma unroll
+  for (int nt = 0; nt < NT; ++nt) {
+    #pragma unroll
+    for (int e = 0; e < 2; ++e) m_run[nt][e] = m_acc[nt][e] = NEG_INF, lw[nt][e] = 0.f;
+    #pragma unroll
+    for (int mb = 0; mb < KSTEPS; ++mb) O[nt][mb][0] = O[nt][mb][1] = O[nt][mb][2] = O[nt][mb][3] = 0.f;
+  }
+#if SWEEP
+  __shared__ u32 scount[32];
+  if (threadIdx.x < 32) scount[threadIdx.x] = 0;  // only thread 0 touches it afterwards
+  __syncwarp();
+#endif
+  u32 accepted = 0;  // bit i: the tile of iteration it - LAG + i was kept (uniform)
+  u32 vpar = 0;      // bit i: phase parity the next wait on V buffer i expects
+  u32 skipped = 0;
+  const int kw0 = warp * WKEYS;
+
+  for (int it = 0; it < n + LAG; ++it) {
+    bool accept = false;
+    if (it < n) {
+      const int j = hi - 1 - it;
+      const int ks_ = it % KSLOTS;
+      const u32 kbuf = sK + ks_ * TILE_SMEM;
+      mbar_wait(kfull + 8 * ks_, (u32)(it / KSLOTS) & 1u);
+      // S^T (16 keys of this warp x 8 NT rows), two accumulator chains.
+      float S[NT][4], S2[NT][4];
+      #pragma unroll
+      for (int nt = 0; nt < NT; ++nt)
+        #pragma unroll
+        for (int i = 0; i < 4; ++i) S[nt][i] = S2[nt][i] = 0.f;
+      #pragma unroll
+      for (int ks = 0; ks < KSTEPS; ++ks) {
+        u32 a[4];
+        ldmatrix_x4(a[0], a[1], a[2], a[3], kbuf + (kw0 + lane % 16) * SROW + (ks * 2 + lane / 16) * 16);
+        #pragma unroll
+        for (int nt = 0; nt < NT; ++nt) mma16816((ks & 1) ? S2[nt] : S[nt], a, qb[nt][ks][0], qb[nt][ks][1]);
+      }
+      const int key0 = j * DBN + kw0 + lane / 4;  // keys key0 and key0 + 8
+      const bool need_mask = j * DBN + DBN > s.lk || (p.causal && s.lq > 1 && j * DBN + DBN - 1 > s.lk - s.lq);
+      float tmax[NT][2];
+      #pragma unroll
+      for (int nt = 0; nt < NT; ++nt) {
+        #pragma unroll
+        for (int i = 0; i < 4; ++i) S[nt][i] += S2[nt][i];
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          if (need_mask) {
+            const int row = nt * 8 + 2 * (lane % 4) + e;
+            const int lim = p.causal ? row / G + s.lk - s.lq : s.lk - 1;
+            if (!(key0 < s.lk && key0 <= lim)) S[nt][e] = NEG_INF;
+            if (!(key0 + 8 < s.lk && key0 + 8 <= lim)) S[nt][2 + e] = NEG_INF;
+          }
+          float mx = fmaxf(S[nt][e], S[nt][2 + e]);
+          mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 4));
+          mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 8));
+          mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 16));
+          tmax[nt][e] = mx;
+        }
+      }
+      float *rb = red + (it & 1) * DWARPS * MAXR;
+      if (lane < 4) {
+        #pragma unroll
+        for (int nt = 0; nt < NT; ++nt) *(float2 *)(rb + warp * MAXR + nt * 8 + 2 * lane) = make_float2(tmax[nt][0], tmax[nt][1]);
+      }
+      __syncthreads();
+      #pragma unroll
+      for (int w = 0; w < DWARPS; ++w) {
+        #pragma unroll
+        for (int nt = 0; nt < NT; ++nt) {
+          const float2 x = *(const float2 *)(rb + w * MAXR + nt * 8 + 2 * (lane % 4));
+          tmax[nt][0] = fmaxf(tmax[nt][0], x.x);
+          tmax[nt][1] = fmaxf(tmax[nt][1], x.y);
+        }
+      }
+#if SKIP
+      bool vote = true;
+      #pragma unroll
+      for (int nt = 0; nt < NT; ++nt)
+        #pragma unroll
+        for (int e = 0; e < 2; ++e)
+          if (nt * 8 + 2 * (lane % 4) + e < R) vote = vote && row_votes_skip(tmax[nt][e], m_run[nt][e], p);
+      // Every warp read the maxima of all rows and holds the same running maxima: a warp-level
+      // vote is the CTA-wide decision.
+      accept = !__all_sync(0xffffffffu, vote);
+#else
+      accept = true;
+#if SWEEP
+      if (warp == 0) {
+        u32 mask = 0;
+        for (int c = 0; c < p.num_lambdas; ++c) {
+          bool v = true;
+          #pragma unroll
+          for (int nt = 0; nt < NT; ++nt)
+            #pragma unroll
+            for (int e = 0; e < 2; ++e)
+              if (nt * 8 + 2 * (lane % 4) + e < R)
+                v = v && row_votes_skip_at(tmax[nt][e], m_run[nt][e], p.scale_log2, p.log2_lambdas[c]);
+          mask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
+        }
+        if (lane == 0) sweep_count(scount, mask);
+      }
+#endif
+#endif
+      if (!accept) ++skipped;
+      // V_j if kept, then K of tile it + KSLOTS into the buffer K_j just freed.
+      if (accept) {
+        const int vs = it % VSLOTS;
+        load_tile(p, LV, b, j * DBN, s.lk, sV + vs * TILE_SMEM, vfull + 8 * vs);
+      }
+      if (it + KSLOTS < n)
+        load_tile(p, LK, b, (j - KSLOTS) * DBN, s.lk, kbuf, kfull + 8 * ks_);
+      if (accept) {
+        // P = exp2((S - m) * scale_log2) with the new running max; the row sums follow the
+        // running max (like kernels/decode.cu), O is rescaled when P V runs.
+        #pragma unroll
+        for (int nt = 0; nt < NT; ++nt) {
+          float pv[4];
+          #pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const float mn = fmaxf(m_run[nt][e], tmax[nt][e]);
+            const float ms = mn == NEG_INF ? 0.f : mn * p.scale_log2;
+            const float al = fast_exp2(m_run[nt][e] * p.scale_log2 - ms);
+            pv[e] = fast_exp2(S[nt][e] * p.scale_log2 - ms);
+            pv[2 + e] = fast_exp2(S[nt][2 + e] * p.scale_log2 - ms);
+            lw[nt][e] = lw[nt][e] * al + (pv[e] + pv[2 + e]);
+            m_run[nt][e] = mn;
+            mh[LAG][nt][e] = mn;
+          }
+          ph[LAG][nt][0] = movmatrix_t(pack2(pv[0], pv[1]));
+          ph[LAG][nt][1] = movmatrix_t(pack2(pv[2], pv[3]));
+        }
+      }
+    }
+    accepted = (accepted >> 1) | ((accept ? 1u : 0u) << LAG);
+    // O^T += V^T P^T for the tile of iteration it - LAG (bit 0 of `accepted`).
+    const int old = it - LAG;
+    if (old >= 0 && (accepted & 1u)) {
+      const int vs = old % VSLOTS;
+      mbar_wait(vfull + 8 * vs, (vpar >> vs) & 1u);
+      vpar ^= 1u << vs;
+      const u32 vbuf = sV + vs * TILE_SMEM;
+      #pragma unroll
+      for (int nt = 0; nt < NT; ++nt) {
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const float mnew = mh[0][nt][e];
+          if (mnew > m_acc[nt][e]) {
+            const float al = m_acc[nt][e] == NEG_INF ? 0.f : fast_exp2((m_acc[nt][e] - mnew) * p.scale_log2);
+            #pragma unroll
+            for (int mb = 0; mb < KSTEPS; ++mb) O[nt][mb][e] *= al, O[nt][mb][2 + e] *= al;
+            m_acc[nt][e] = mnew;
+          }
+        }
+      }
+      #pragma unroll
+      for (int mb = 0; mb < KSTEPS; ++mb) {
+        u32 a[4];  // V^T: head-dim rows mb*16 .. +15, this warp's 16 keys
+        ldmatrix_x4_trans(a[0], a[1], a[2], a[3], vbuf + (kw0 + lane % 8 + 8 * (lane / 16)) * SROW + (mb * 2 + (lane / 8) % 2) * 16);
+        #pragma unroll
+        for (int nt = 0; nt < NT; ++nt) mma16816(O[nt][mb], a, ph[0][nt][0], ph[0][nt][1]);
+      }
+    }
+    // Age the probability history by one tile.
+    #pragma unroll
+    for (int i = 0; i < LAG; ++i)
+      #pragma unroll
+      for (int nt = 0; nt < NT; ++nt)
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) ph[i][nt][e] = ph[i + 1][nt][e], mh[i][nt][e] = mh[i + 1][nt][e];
+  }
+
+  // Combine the 4 warps: row sums (lanes with equal lane % 4 hold the same rows) and O^T, all
+  // at the same scale (every warp followed the same running max). The K buffers are free: every
+  // issued copy was waited for.
+  __syncthreads();
+  float *fo = (float *)smem;                // [DWARPS][MAXR][HEAD_DIM]
+  float *fl = fo + DWARPS * MAXR * HEAD_DIM;  // [DWARPS][MAXR]
+  float *fm = fl + DWARPS * MAXR;             // [MAXR]
+  #pragma unroll
+  for (int nt = 0; nt < NT; ++nt) {
+    #pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      const int row = nt * 8 + 2 * (lane % 4) + e;
+      float l = lw[nt][e];
+      l += __shfl_xor_sync(0xffffffffu, l, 4);
+      l += __shfl_xor_sync(0xffffffffu, l, 8);
+      l += __shfl_xor_sync(0xffffffffu, l, 16);
+      if (lane < 4) {
+        fl[warp * MAXR + row] = l;
+        if (warp == 0) fm[row] = m_run[nt][e];
+      }
+      #pragma unroll
+      for (int mb = 0; mb < KSTEPS; ++mb) {
+        fo[(warp * MAXR + row) * HEAD_DIM + mb * 16 + lane / 4] = O[nt][mb][e];
+        fo[(warp * MAXR + row) * HEAD_DIM + mb * 16 + 8 + lane / 4] = O[nt][mb][2 + e];
+      }
+    }
+  }
+  __syncthreads();
+  const i64 rows_total = (i64)p.batch * p.max_lq;
+  for (int idx = threadIdx.x; idx < R * (HEAD_DIM / 2); idx += DTHREADS) {
+    const int row = idx / (HEAD_DIM / 2), c = 2 * (idx % (HEAD_DIM / 2));
+    float l = 0.f, o0 = 0.f, o1 = 0.f;
+    #pragma unroll
+    for (int w = 0; w < DWARPS; ++w) {
+      l += fl[w * MAXR + row];
+      const float2 x = *(const float2 *)(fo + (w * MAXR + row) * HEAD_DIM + c);
+      o0 += x.x;
+      o1 += x.y;
+    }
+    const float inv = l > 0.f ? 1.f / l : 0.f;
+    const int tok = row / G, head = kh * G + row % G;
+    if (p.num_splits == 1) {
+      u16 *dst = p.o + q_offset(p, s, b, tok, head, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
+      *(u32 *)(dst + c) = pack2(o0 * inv, o1 * inv);
+      if (p.lse && c == 0) p.lse[(i64)(s.q_start + tok) * p.hq + head] = l > 0.f ? fm[row] * p.scale + logf(l) : NEG_INF;
+    } else {
+      const i64 wrow = ((i64)split * rows_total + (i64)b * p.max_lq + tok) * p.hq + head;
+      *(float2 *)(p.ws_o + wrow * HEAD_DIM + c) = make_float2(o0 * inv, o1 * inv);
+      if (c == 0) p.ws_lse[wrow] = l > 0.f ? fm[row] * p.scale + logf(l) : NEG_INF;
+    }
+  }
+  flush_stats(p, (u64)n, (u64)skipped);
+#if SWEEP
+  if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n);
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const KernelParams p) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  if (p.block_m <= 8) decode_body<1>(p, smem);
+  else decode_body<2>(p, smem);
+}
