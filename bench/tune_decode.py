@@ -10,9 +10,9 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from blasst_ctypes import Blasst  # noqa: E402
-from bench import structured, timeit  # noqa: E402
+from bench import SDPBackend, sdpa, structured, timeit  # noqa: E402
 
-bl = Blasst(sys.argv[1] if len(sys.argv) > 1 else "target/device/libblasst.so")
+bl = Blasst(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "target/device/libblasst.so")
 cfg = "/".join(f"{k[7:]}={os.environ[k]}" for k in ("BLASST_DECODE90", "BLASST_DECODE_KERNEL")
                if k in os.environ) or "default"
 for B, L in ((1, 131072), (16, 32768), (64, 8192)):
@@ -27,5 +27,9 @@ for B, L in ((1, 131072), (16, 32768), (64, 8192)):
     torch.cuda.synchronize()
     s = stats.tolist()
     ts = timeit(lambda: bl.run(p), iters=20)
+    if "--sdpa" in sys.argv:
+        backends = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
+        t = timeit(lambda: sdpa(q, k, v, False, backends), iters=20)
+        print(f"{'torch sdpa':>24} {B:>3}x{L:<6} {t * 1e6:7.1f} us {gb / t:6.0f} GB/s")
     print(f"{cfg:>24} {B:>3}x{L:<6} dense {td * 1e6:7.1f} us {gb / td:6.0f} GB/s | skip {s[1] / s[0]:5.1%} "
           f"{ts * 1e6:7.1f} us x{td / ts:.2f}", flush=True)

@@ -16,10 +16,13 @@
 //   of P V), so the only exchange between warps per tile is the row maxima (one barrier). Every
 //   warp holds the same running max and decisions; the warps' partial O and row sums, all
 //   scaled to the same max, are added once at the end.
-// * K is fetched KSLOTS tiles ahead. Right after tile t's decision every thread issues V_t (only if the
-//   tile is kept) and K_{t+KSLOTS}; P V for tile t runs LAG iterations later, when V_t has had
-//   time to arrive, from probabilities kept in registers. A skipped tile costs its K bytes, its
-//   S^T, the max exchange and the vote.
+// * K is fetched KSLOTS tiles ahead. Right after tile t's decision every thread issues V_t (only
+//   if the tile is kept) and K_{t+KSLOTS}; P V for tile t runs LAG iterations later, when V_t has
+//   had time to arrive, from probabilities kept in registers. A skipped tile costs its K bytes,
+//   its S^T, the max exchange and the vote.
+// * The copies carry an L2 prefetch hint of 128 bytes (+2-4 % of DRAM bandwidth on the H200).
+// Measured (ncu, 16 x 32K dense): DRAM-bound, issue slots ~21 % busy; the portable kernel was
+// issue-bound at ~57 %.
 //
 // Buffer reuse is ordered by the one barrier per tile: K buffer t % KSLOTS is refilled after the
 // barrier of tile t (all S^T of tile t are done before it); V buffer t % VSLOTS after the barrier
@@ -64,6 +67,13 @@ DEVI u32 movmatrix_t(u32 x) {
 #define CH (HEAD_DIM / 8)
 #define RSTEP (DTHREADS / CH)
 #define NLOAD (DBN / RSTEP)
+// cp.async with an L2 prefetch hint of 128 bytes: 2-4 % more DRAM bandwidth than without
+// (256 bytes: no gain), measured on the H200 (bench/RESULTS.md).
+DEVI void cp_async16_l2(u32 dst, const void *src, bool valid) {
+  int n = valid ? 16 : 0;
+  asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n));
+}
+
 struct TileLoader {
   const u16 *base;  // contiguous: this thread's chunk of key row 0; paged: its chunk at page 0, row r0
   i64 rs, bs;
@@ -93,7 +103,7 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
       const bool valid = row0 + L.r0 + i * RSTEP < lk;
-      cp_async16(dst + i * RSTEP * SROW, valid ? src : L.base, valid);
+      cp_async16_l2(dst + i * RSTEP * SROW, valid ? src : L.base, valid);
       src += step;
     }
   } else {
@@ -103,7 +113,7 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
       const int pos = row0 + L.r0 + i * RSTEP;
       const bool valid = pos < lk;
       const int page = valid ? p.block_table[(i64)b * p.block_table_stride + (pos >> p.page_size_log2)] : 0;
-      cp_async16(dst + i * RSTEP * SROW, src + (i64)page * L.bs + (i64)(pos & ((1 << p.page_size_log2) - 1)) * L.rs, valid);
+      cp_async16_l2(dst + i * RSTEP * SROW, src + (i64)page * L.bs + (i64)(pos & ((1 << p.page_size_log2) - 1)) * L.rs, valid);
     }
   }
 #else
@@ -112,14 +122,14 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
   if (row0 + DBN <= lk) {
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
-      cp_async16(dst + i * RSTEP * SROW, src, true);
+      cp_async16_l2(dst + i * RSTEP * SROW, src, true);
       src += step;
     }
   } else {
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
       const bool valid = row0 + L.r0 + i * RSTEP < lk;
-      cp_async16(dst + i * RSTEP * SROW, valid ? src : L.base, valid);
+      cp_async16_l2(dst + i * RSTEP * SROW, valid ? src : L.base, valid);
       src += step;
     }
   }
