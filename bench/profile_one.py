@@ -1,7 +1,8 @@
 """A few calls for Nsight Compute, filtered with -k. `decode`: 16 x 32K dense, the same size with
 Skip-Softmax on structured inputs (~70 % skipped) and 1 x 128K dense (32/8 heads); `prefill`: one
 dense prefill on random inputs and one Skip-Softmax prefill on structured inputs with ~90 %
-skipped tiles (S = 8K, 32 heads). All bf16, d = 128. For example
+skipped tiles (S = 8K, 32 heads); `sdpa-decode`: PyTorch SDPA on the 16 x 32K decode inputs, then
+blasst on the same size. All bf16, d = 128. For example
 ncu -k regex:prefill90 python3 bench/profile_one.py target/device/libblasst.so prefill"""
 import os
 import sys
@@ -33,6 +34,17 @@ def decode(B, L, hot):
     print(f"decode {B}x{L} hot={hot}: visited/skipped (2 calls)", stats.tolist())
 
 
+if what == "sdpa-decode":
+    # PyTorch SDPA on the 16 x 32K decode inputs, for a side-by-side profile with `decode`.
+    from bench import SDPBackend, sdpa  # noqa: E402
+
+    q = torch.randn(16, 1, 32, D, device="cuda", dtype=torch.bfloat16)
+    k = torch.randn(16, 32768, 8, D, device="cuda", dtype=torch.bfloat16)
+    v = torch.randn(16, 32768, 8, D, device="cuda", dtype=torch.bfloat16)
+    for _ in range(2):
+        sdpa(q, k, v, False, [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION])
+    torch.cuda.synchronize()
+    decode(16, 32768, None)
 if what in ("all", "decode"):
     decode(16, 32768, None)
     decode(16, 32768, 0.25)

@@ -5,10 +5,13 @@
 // Built to be bandwidth-bound rather than issue-bound (the portable kernel spends ~575
 // instructions per warp per tile, mostly address arithmetic and 16-byte copies):
 // * Loads complete on one mbarrier per buffer (cp.async.mbarrier.arrive), so no warp waits for
-//   another to publish a tile, and the only CTA barrier per tile is the row-max exchange. Rows
-//   are stored at a stride of row bytes + 16 so that ldmatrix reads 8 rows from 8 different
-//   bank groups. (Per-row bulk copies, cp.async.bulk, were tried first: their operands are
-//   warp-uniform, so ptxas loops over the lanes - ~500 instructions per tile in one warp.)
+//   another to publish a tile, and the only CTA barrier per tile is the row-max exchange. Tiles
+//   are stored XOR-swizzled (common.cuh swz: 16-byte chunks permuted within each 128-byte line)
+//   so that ldmatrix reads 8 rows from 8 different bank groups. Rows padded to row bytes + 16
+//   did that too but made every 256-byte row straddle three 128-byte smem lines: the copies then
+//   fetched 1.5 sectors per sector of data from L2 (ncu), and L2 throughput (95 %), not DRAM
+//   (89 %), was the limit. (Per-row bulk copies, cp.async.bulk, were tried first: their
+//   operands are warp-uniform, so ptxas loops over the lanes - ~500 instructions per tile.)
 // * Rows are the N dimension of the MMA (S^T = K Q^T, m16n8k16), so 1..8 rows cost one 8-row
 //   tile instead of a padded 16-row one. Q lives in registers for the whole kernel.
 // * Each of the 4 warps owns 16 keys of every tile, for both S^T and O^T += V^T P^T: the
@@ -33,8 +36,7 @@
 #define DBN 64
 #define WKEYS 16                   // keys per warp per tile
 #define ROWB (HEAD_DIM * 2)        // bytes of one K/V row
-#define SROW (ROWB + 16)           // shared row stride (bank-conflict-free ldmatrix)
-#define TILE_SMEM (DBN * SROW)
+#define TILE_SMEM (DBN * ROWB)
 #define KSTEPS (HEAD_DIM / 16)     // k-steps of S^T, m-blocks of O^T
 // KSLOTS and LAG come from the host (src/cuda/nvrtc.rs decode90_config).
 #define VSLOTS (LAG + 1)
@@ -87,7 +89,7 @@ DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
   L.r0 = threadIdx.x / CH;
   L.rs = rs;
   L.bs = bs;
-  L.dst = L.r0 * SROW + c * 16;
+  L.dst = swz(L.r0, c, CH);  // rows r0 + i * RSTEP (RSTEP a multiple of 8) share the pattern
   L.base = head_base + (i64)L.r0 * rs + c * 8;
   return L;
 }
@@ -103,7 +105,7 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
       const bool valid = row0 + L.r0 + i * RSTEP < lk;
-      cp_async16_l2(dst + i * RSTEP * SROW, valid ? src : L.base, valid);
+      cp_async16_l2(dst + i * RSTEP * ROWB, valid ? src : L.base, valid);
       src += step;
     }
   } else {
@@ -113,7 +115,7 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
       const int pos = row0 + L.r0 + i * RSTEP;
       const bool valid = pos < lk;
       const int page = valid ? p.block_table[(i64)b * p.block_table_stride + (pos >> p.page_size_log2)] : 0;
-      cp_async16_l2(dst + i * RSTEP * SROW, src + (i64)page * L.bs + (i64)(pos & ((1 << p.page_size_log2) - 1)) * L.rs, valid);
+      cp_async16_l2(dst + i * RSTEP * ROWB, src + (i64)page * L.bs + (i64)(pos & ((1 << p.page_size_log2) - 1)) * L.rs, valid);
     }
   }
 #else
@@ -122,14 +124,14 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
   if (row0 + DBN <= lk) {
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
-      cp_async16_l2(dst + i * RSTEP * SROW, src, true);
+      cp_async16_l2(dst + i * RSTEP * ROWB, src, true);
       src += step;
     }
   } else {
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
       const bool valid = row0 + L.r0 + i * RSTEP < lk;
-      cp_async16_l2(dst + i * RSTEP * SROW, valid ? src : L.base, valid);
+      cp_async16_l2(dst + i * RSTEP * ROWB, valid ? src : L.base, valid);
       src += step;
     }
   }
@@ -234,7 +236,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       #pragma unroll
       for (int ks = 0; ks < KSTEPS; ++ks) {
         u32 a[4];
-        ldmatrix_x4(a[0], a[1], a[2], a[3], kbuf + (kw0 + lane % 16) * SROW + (ks * 2 + lane / 16) * 16);
+        ldmatrix_x4(a[0], a[1], a[2], a[3], kbuf + swz(kw0 + lane % 16, ks * 2 + lane / 16, CH));
         #pragma unroll
         for (int nt = 0; nt < NT; ++nt) mma16816((ks & 1) ? S2[nt] : S[nt], a, qb[nt][ks][0], qb[nt][ks][1]);
       }
@@ -358,7 +360,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       #pragma unroll
       for (int mb = 0; mb < KSTEPS; ++mb) {
         u32 a[4];  // V^T: head-dim rows mb*16 .. +15, this warp's 16 keys
-        ldmatrix_x4_trans(a[0], a[1], a[2], a[3], vbuf + (kw0 + lane % 8 + 8 * (lane / 16)) * SROW + (mb * 2 + (lane / 8) % 2) * 16);
+        ldmatrix_x4_trans(a[0], a[1], a[2], a[3], vbuf + swz(kw0 + lane % 8 + 8 * (lane / 16), mb * 2 + (lane / 8) % 2, CH));
         #pragma unroll
         for (int nt = 0; nt < NT; ++nt) mma16816(O[nt][mb], a, ph[0][nt][0], ph[0][nt][1]);
       }

@@ -304,12 +304,12 @@ fn use_sm90_decode(arch: &str, block_m: u32) -> bool {
         && !std::env::var("BLASST_DECODE_KERNEL").is_ok_and(|v| v.eq_ignore_ascii_case("mma"))
 }
 
-/// Must match the layout in kernels/decode_sm90.cu: K and V buffers of 64 rows at a stride of
-/// the row bytes + 16, the row-max exchange (2 x 4 warps x 16 rows) and one mbarrier per buffer.
+/// Must match the layout in kernels/decode_sm90.cu: K and V buffers of 64 swizzled rows, the
+/// row-max exchange (2 x 4 warps x 16 rows) and one mbarrier per buffer.
 pub fn decode90_smem(head_dim: usize) -> usize {
     let (kslots, lag) = nvrtc::decode90_config(head_dim);
     let buffers = kslots + lag + 1;
-    buffers * 64 * (head_dim * 2 + 16) + 2 * 4 * 16 * 4 + buffers * 8
+    buffers * 64 * head_dim * 2 + 2 * 4 * 16 * 4 + buffers * 8
 }
 
 /// Must match the layout in kernels/decode.cu: K and V stages, Q, the P ring, the row-max
