@@ -80,6 +80,23 @@ DEVI i64 kv_offset(const KernelParams &p, const Seq &s, int b, int pos, int kh, 
 #endif
 }
 
+// The KV tiles [lo, hi) that split `split` of a decode work unit visits (src/attn/plan.rs):
+// ceil(T / num_splits) of the sequence's T tiles per split, clipped to the tiles its last query
+// token can see.
+struct TileRange {
+  int lo, hi;
+};
+DEVI TileRange decode_split_tiles(const KernelParams &p, const Seq &s, int split, int bn) {
+  const int total = (s.lk + bn - 1) / bn;
+  const int limit = p.causal ? min(s.lq - 1 + s.lk - s.lq, s.lk - 1) : s.lk - 1;
+  const int n_vis = limit < 0 ? 0 : min(total, limit / bn + 1);
+  const int per = max(1, (total + p.num_splits - 1) / p.num_splits);
+  TileRange r;
+  r.lo = min(split * per, n_vis);
+  r.hi = min((split + 1) * per, n_vis);
+  return r;
+}
+
 DEVI u32 smem_u32(const void *ptr) { return (u32)__cvta_generic_to_shared(ptr); }
 
 // 16-byte asynchronous copy global -> shared; `valid == false` zero-fills (reads nothing).

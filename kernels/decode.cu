@@ -106,12 +106,8 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
   const int R = s.lq * G;
   if (R == 0) return;
 
-  const int total = (s.lk + DBN - 1) / DBN;
-  const int limit = p.causal ? min(s.lq - 1 + s.lk - s.lq, s.lk - 1) : s.lk - 1;
-  const int n_vis = limit < 0 ? 0 : min(total, limit / DBN + 1);
-  const int per = max(1, (total + p.num_splits - 1) / p.num_splits);
-  const int lo = min(split * per, n_vis), hi = min((split + 1) * per, n_vis);
-  const int n = hi - lo;
+  const TileRange tr = decode_split_tiles(p, s, split, DBN);
+  const int hi = tr.hi, n = tr.hi - tr.lo;
 
   const KvLoader LK = make_loader(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
   const KvLoader LV = make_loader(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);

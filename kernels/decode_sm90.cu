@@ -158,12 +158,8 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   const u32 kfull = smem_u32(red + 2 * DWARPS * MAXR);
   const u32 vfull = kfull + KSLOTS * 8;
 
-  const int total = (s.lk + DBN - 1) / DBN;
-  const int limit = p.causal ? min(s.lq - 1 + s.lk - s.lq, s.lk - 1) : s.lk - 1;
-  const int n_vis = limit < 0 ? 0 : min(total, limit / DBN + 1);
-  const int per = max(1, (total + p.num_splits - 1) / p.num_splits);
-  const int lo = min(split * per, n_vis), hi = min((split + 1) * per, n_vis);
-  const int n = hi - lo;
+  const TileRange tr = decode_split_tiles(p, s, split, DBN);
+  const int hi = tr.hi, n = tr.hi - tr.lo;
 
 #if PAGED
   const u16 *kbase = p.k + (i64)kh * p.k_head_stride;
