@@ -105,3 +105,69 @@ pub fn check_plan(pl: &AttnPlanInfo) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attn::{DType, Device};
+
+    fn desc(batch: usize, hq: usize, hkv: usize, lq: usize, lk: usize) -> Desc {
+        Desc {
+            device: Device::Cuda,
+            dtype: DType::BF16,
+            batch,
+            hq,
+            hkv,
+            group: hq / hkv,
+            head_dim: 128,
+            max_lq: lq,
+            max_lk: lk,
+            causal: false,
+            scale: 1.0,
+            factor: 0.0,
+            ragged_q: false,
+            ragged_kv: false,
+            paged: None,
+            plan: AttnPlanInfo::default(),
+        }
+    }
+
+    #[test]
+    fn decode_splits_fill_one_wave_of_long_splits() {
+        // (batch, hq, hkv, lq, lk) -> (block_m, splits): the benchmark's decode sizes, a short
+        // cache (at least 16 tiles per split), speculative decoding, a 64-row tile.
+        for (b, hq, hkv, lq, lk, bm, splits) in [
+            (1, 32, 8, 1, 131072, 4, 33),
+            (16, 32, 8, 1, 32768, 4, 2),
+            (64, 32, 8, 1, 8192, 4, 1),
+            (1, 32, 8, 1, 2048, 4, 2),
+            (1, 32, 8, 1, 1000, 4, 1),
+            (2, 16, 2, 4, 6000, 32, 5),
+            (1, 64, 1, 1, 50000, 64, 48),
+        ] {
+            let pl = default_plan(&desc(b, hq, hkv, lq, lk));
+            assert_eq!(pl.phase, Phase::Decode.as_u32());
+            assert_eq!(
+                (pl.block_m, pl.num_kv_splits),
+                (bm, splits),
+                "{b}x{lk} {hq}/{hkv} lq {lq}"
+            );
+            let units = b * hkv * (lq * (hq / hkv)).div_ceil(bm as usize) * splits as usize;
+            assert!(units <= DECODE_TARGET_UNITS || splits == 1);
+            let tiles = lk.div_ceil(DECODE_BLOCK_N as usize);
+            assert!(splits == 1 || tiles / splits as usize >= DECODE_MIN_TILES_PER_SPLIT);
+        }
+        // Prefill: one split, 128 x 64 tiles, last to first.
+        let pl = default_plan(&desc(1, 32, 8, 9, 4096));
+        assert_eq!(
+            (
+                pl.phase,
+                pl.block_m,
+                pl.block_n,
+                pl.num_kv_splits,
+                pl.reverse_kv
+            ),
+            (Phase::Prefill.as_u32(), 128, 64, 1, 1)
+        );
+    }
+}
