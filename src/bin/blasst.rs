@@ -27,6 +27,18 @@ enum DeviceArg {
     Cuda,
 }
 
+impl DeviceArg {
+    /// Whether to run on the GPU: `cuda` needs one (the error says what is missing), `auto`
+    /// takes it when there is one.
+    fn use_gpu(self) -> blasst::Result<bool> {
+        match self {
+            DeviceArg::Cpu => Ok(false),
+            DeviceArg::Cuda => blasst::cuda::probe().map(|()| true),
+            DeviceArg::Auto => Ok(blasst::cuda::available()),
+        }
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum PhaseArg {
     Prefill,
@@ -264,14 +276,7 @@ fn run(cli: Cli) -> blasst::Result<()> {
                     "--count must be 1..=32 and 0 < --lambda-min < --lambda-max".into(),
                 ));
             }
-            let gpu = match device {
-                DeviceArg::Cpu => false,
-                DeviceArg::Cuda => {
-                    blasst::cuda::probe()?;
-                    true
-                }
-                DeviceArg::Auto => blasst::cuda::available(),
-            };
+            let gpu = device.use_gpu()?;
             let lambdas = calibrate::log_spaced(lambda_min, lambda_max, count);
             let decode = matches!(phase, PhaseArg::Decode);
             let pts =
@@ -326,14 +331,7 @@ fn run(cli: Cli) -> blasst::Result<()> {
             causal,
             threshold,
         } => {
-            let gpu = match device {
-                DeviceArg::Cpu => false,
-                DeviceArg::Cuda => {
-                    blasst::cuda::probe()?;
-                    true
-                }
-                DeviceArg::Auto => blasst::cuda::available(),
-            };
+            let gpu = device.use_gpu()?;
             let s = synth::structured(seqlen, seqlen, heads, heads, head_dim, 0.3, 12.0, 1);
             let (q, k, v) = s.to_bf16();
             let shape = s.shape;
@@ -418,20 +416,10 @@ fn demo(
     causal: bool,
     seed: u64,
 ) -> blasst::Result<()> {
-    let gpu = match device {
-        DeviceArg::Cuda => {
-            blasst::cuda::probe()?;
-            true
-        }
-        DeviceArg::Auto => match blasst::cuda::probe() {
-            Ok(()) => true,
-            Err(e) => {
-                println!("no GPU ({}); running on the CPU backend", e.message());
-                false
-            }
-        },
-        DeviceArg::Cpu => false,
-    };
+    let gpu = device.use_gpu()?;
+    if let (DeviceArg::Auto, Err(e)) = (device, blasst::cuda::probe()) {
+        println!("no GPU ({}); running on the CPU backend", e.message());
+    }
     let s = synth::structured(
         seqlen,
         seqlen,
