@@ -287,21 +287,22 @@ pub fn prefill_sm90_smem(head_dim: usize) -> usize {
     (128 + 6 * 64) * head_dim * 2 + 1024
 }
 
-/// Whether prefill runs the wgmma kernel: on sm_90a unless `BLASST_PREFILL_KERNEL=mma` asks
-/// for the mma.sync kernel (a diagnostic switch, read at every call; both kernels make the
-/// same decisions).
-fn use_sm90_prefill(arch: &str) -> bool {
-    arch == "sm_90a"
-        && !std::env::var("BLASST_PREFILL_KERNEL").is_ok_and(|v| v.eq_ignore_ascii_case("mma"))
+/// Whether the diagnostic switch `var` (`BLASST_PREFILL_KERNEL`, `BLASST_DECODE_KERNEL`) is
+/// `mma`: Hopper then runs the portable mma.sync kernel, which makes the same decisions. Read
+/// at every call, so a benchmark can compare both kernels in one process.
+fn mma_forced(var: &str) -> bool {
+    std::env::var(var).is_ok_and(|v| v.eq_ignore_ascii_case("mma"))
 }
 
-/// Whether decode runs the bulk-copy kernel: on sm_90a for up to 16 packed rows, unless
-/// `BLASST_DECODE_KERNEL=mma` asks for the mma.sync kernel (a diagnostic switch, read at every
-/// call; both kernels make the same decisions).
+/// Whether prefill runs the wgmma kernel: on sm_90a unless `BLASST_PREFILL_KERNEL=mma`.
+fn use_sm90_prefill(arch: &str) -> bool {
+    arch == "sm_90a" && !mma_forced("BLASST_PREFILL_KERNEL")
+}
+
+/// Whether decode runs kernels/decode_sm90.cu: on sm_90a for up to 16 packed rows, unless
+/// `BLASST_DECODE_KERNEL=mma`.
 fn use_sm90_decode(arch: &str, block_m: u32) -> bool {
-    arch == "sm_90a"
-        && block_m <= 16
-        && !std::env::var("BLASST_DECODE_KERNEL").is_ok_and(|v| v.eq_ignore_ascii_case("mma"))
+    arch == "sm_90a" && block_m <= 16 && !mma_forced("BLASST_DECODE_KERNEL")
 }
 
 /// Must match the layout in kernels/decode_sm90.cu: K and V buffers of 64 swizzled rows, the
@@ -496,26 +497,23 @@ unsafe fn launch_call(
             launch(f, grid, threads, smem, stream, &kp, &v.name())
         }
         Phase::Decode => {
-            let sm90 = use_sm90_decode(&ctx.arch, d.plan.block_m);
-            let (v, smem, max_smem, threads) = if sm90 {
+            let splits = d.plan.num_kv_splits as usize;
+            let (v, smem, max_smem, threads, grid) = if use_sm90_decode(&ctx.arch, d.plan.block_m) {
                 let smem = decode90_smem(d.head_dim);
-                (variant(Family::DecodeSm90), smem, smem, DECODE_SM90_THREADS)
+                // kernels/decode_sm90.cu: the KV heads of one split are neighbouring CTAs.
+                let grid = (d.hkv as u32, splits as u32, d.batch as u32);
+                let v = variant(Family::DecodeSm90);
+                (v, smem, smem, DECODE_SM90_THREADS, grid)
             } else {
                 (
                     variant(Family::Decode),
                     decode_smem(d.head_dim, d.plan.block_m as usize),
                     decode_smem(d.head_dim, 64),
                     DECODE_THREADS,
+                    (splits as u32, d.hkv as u32, d.batch as u32),
                 )
             };
             let f = function(&ctx, &v, max_smem)?;
-            let splits = d.plan.num_kv_splits as usize;
-            // kernels/decode_sm90.cu: the KV heads of one split are neighbouring CTAs.
-            let grid = if sm90 {
-                (d.hkv as u32, splits as u32, d.batch as u32)
-            } else {
-                (splits as u32, d.hkv as u32, d.batch as u32)
-            };
             if splits == 1 {
                 return launch(f, grid, threads, smem, stream, &kp, &v.name());
             }

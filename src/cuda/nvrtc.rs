@@ -26,7 +26,8 @@ pub enum Family {
     PrefillSm90,
     /// mma.sync decode (sm_80 and newer, any packed row count up to 64).
     Decode,
-    /// bulk-copy decode (sm_90a only, up to 16 packed rows): same plan and decisions as `Decode`.
+    /// Hopper decode (sm_90a only, up to 16 packed rows; copies completed on mbarriers): same
+    /// plan and decisions as `Decode`.
     DecodeSm90,
     Merge,
     /// `blasst_merge_states` (stacked partial results, element type in and out).
@@ -109,6 +110,7 @@ impl Variant {
             Family::Merge => MERGE,
             Family::MergeStates => MERGE_STATES,
         };
+        let (kslots, lag) = decode90_config(self.head_dim as usize);
         format!(
             "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n{COMMON}\n{body}",
             if self.bf16 {
@@ -122,13 +124,13 @@ impl Variant {
             self.sweep as u32,
             self.name(),
             decode_stages(self.head_dim as usize),
-            decode90_config(self.head_dim as usize).0,
-            decode90_config(self.head_dim as usize).1,
+            kslots,
+            lag,
         )
     }
 
-    /// Whether this specialisation can be built for `arch` (the Hopper kernels, wgmma and bulk
-    /// copies, are built for `sm_90a` only).
+    /// Whether this specialisation can be built for `arch` (the two Hopper kernels are built for
+    /// `sm_90a` only).
     pub fn supports(&self, arch: &str) -> bool {
         !matches!(self.family, Family::PrefillSm90 | Family::DecodeSm90) || arch == "sm_90a"
     }
