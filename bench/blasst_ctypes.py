@@ -75,6 +75,20 @@ class Blasst:
             p.num_pages = num_pages
         return p
 
+    def with_workspace(self, p):
+        """Gives `p` a workspace of blasst_attn_workspace_size bytes (torch memory, kept alive
+        with `p`), as an engine would preallocate; without one, split decode calls allocate it
+        stream-ordered on every call."""
+        size = C.c_size_t(0)
+        st = self.lib.blasst_attn_workspace_size(C.byref(p), C.byref(size))
+        if st != 0:
+            raise RuntimeError(self.lib.blasst_last_error().decode())
+        if size.value:
+            ws = torch.empty(size.value, dtype=torch.uint8, device="cuda")
+            p.workspace, p.workspace_size = ws.data_ptr(), size.value
+            p._workspace = ws
+        return p
+
     def run(self, p, stream=None):
         s = torch.cuda.current_stream().cuda_stream if stream is None else stream
         st = self.lib.blasst_attn_run(C.byref(p), C.c_void_p(s))

@@ -1,7 +1,8 @@
 """A few calls for Nsight Compute, filtered with -k. `decode`: 16 x 32K dense, the same size with
 Skip-Softmax on structured inputs (~70 % skipped) and 1 x 128K dense (32/8 heads); `prefill`: one
 dense prefill on random inputs and one Skip-Softmax prefill on structured inputs with ~90 %
-skipped tiles (S = 8K, 32 heads); `sdpa-decode`: PyTorch SDPA on the 16 x 32K decode inputs, then
+skipped tiles (S = 8K, 32 heads); `prefill-nothing`: dense prefill, then the Skip-Softmax kernel
+with a factor that skips nothing, on the same random inputs (S = 8K); `sdpa-decode`: PyTorch SDPA on the 16 x 32K decode inputs, then
 blasst on the same size. All bf16, d = 128. For example
 ncu -k regex:prefill90 python3 bench/profile_one.py target/device/libblasst.so prefill"""
 import os
@@ -49,6 +50,15 @@ if what in ("all", "decode"):
     decode(16, 32768, None)
     decode(16, 32768, 0.25)
     decode(1, 131072, None)
+if what == "prefill-nothing":
+    S = 8192
+    q, k, v = (torch.randn(1, S, 32, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    o = torch.empty_like(q)
+    stats = torch.zeros(2, dtype=torch.int64, device="cuda")
+    bl.run(bl.params(q, k, v, o))
+    bl.run(bl.params(q, k, v, o, factor=1e-30 * S, stats=stats))
+    torch.cuda.synchronize()
+    print("done; nothing-skipped prefill visited/skipped", stats.tolist())
 if what in ("all", "prefill"):
     S = 8192
     q = torch.randn(1, S, 32, D, device="cuda", dtype=torch.bfloat16)

@@ -13,16 +13,16 @@ from blasst_ctypes import Blasst  # noqa: E402
 from bench import SDPBackend, sdpa, structured, timeit  # noqa: E402
 
 bl = Blasst(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "target/device/libblasst.so")
-cfg = "/".join(f"{k[7:]}={os.environ[k]}" for k in ("BLASST_DECODE90", "BLASST_DECODE_KERNEL")
+cfg = "/".join(f"{k[7:]}={os.environ[k]}" for k in ("BLASST_DECODE90", "BLASST_DECODE_KERNEL", "BLASST_DECODE_UNITS", "BLASST_PDL", "BLASST_DECODE90_EVICT")
                if k in os.environ) or "default"
 for B, L in ((1, 131072), (16, 32768), (64, 8192)):
     q, k, v = structured(B, L, 32, 8, 128, 0.25, seed=L + B, Sq=1, spread=True)
     o = torch.empty(B, 1, 32, 128, device="cuda", dtype=torch.bfloat16)
     gb = 2 * B * L * 8 * 128 * 2 / 1e9
-    pd = bl.params(q, k, v, o)
+    pd = bl.with_workspace(bl.params(q, k, v, o))
     td = timeit(lambda: bl.run(pd), iters=20)
     stats = torch.zeros(2, dtype=torch.int64, device="cuda")
-    p = bl.params(q, k, v, o, factor=1e-3 * L, stats=stats)
+    p = bl.with_workspace(bl.params(q, k, v, o, factor=1e-3 * L, stats=stats))
     bl.run(p)
     torch.cuda.synchronize()
     s = stats.tolist()

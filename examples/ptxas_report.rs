@@ -1,6 +1,7 @@
 //! Prints ptxas' register/spill report of every kernel specialisation for one architecture:
 //! `BLASST_PTXAS_VERBOSE=1 cargo run --release --example ptxas_report -- sm_90a [name-filter]`
-//! (with `BLASST_DUMP_DIR=dir` the cubins are written there too).
+//! (with `BLASST_DUMP_DIR=dir` the cubins are written there too; with a virtual architecture such
+//! as `compute_90a`, the PTX).
 fn main() {
     let arch = std::env::args().nth(1).unwrap_or_else(|| "sm_90a".into());
     let only = std::env::args().nth(2); // optional substring filter on the kernel name
@@ -16,7 +17,12 @@ fn main() {
             Ok(bin) => {
                 // BLASST_DUMP_DIR: also write the cubins, e.g. for nvdisasm.
                 if let Some(d) = std::env::var_os("BLASST_DUMP_DIR") {
-                    let f = std::path::Path::new(&d).join(format!("{}.cubin", v.name()));
+                    let ext = if arch.starts_with("compute_") {
+                        "ptx"
+                    } else {
+                        "cubin"
+                    };
+                    let f = std::path::Path::new(&d).join(format!("{}.{ext}", v.name()));
                     std::fs::write(&f, bin).expect("write cubin");
                 }
             }

@@ -47,6 +47,23 @@ struct KernelParams {
   u64 *sweep_visited;  // [1]
 };
 
+// Programmatic dependent launch (compute capability 9.0+; src/cuda/mod.rs `launch`): a kernel
+// may be scheduled while the previous kernel of its stream is still finishing. pdl_wait() blocks
+// until that kernel has completed and its writes are visible; every kernel that the host may
+// launch this way calls it before its first global memory access. pdl_trigger() lets the next
+// kernel of the stream be scheduled now (it still waits in its own pdl_wait()). Both do nothing
+// when the launch did not ask for it, and compile to nothing before sm_90.
+DEVI void pdl_wait() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+DEVI void pdl_trigger() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+
 // One sequence of the batch.
 struct Seq {
   int q_start;   // row of its first query in q/o/lse (ragged: cu_q[b]; padded: b * max_lq)
@@ -107,6 +124,24 @@ DEVI void cp_async16(u32 dst, const void *src, bool valid) {
 DEVI void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N> DEVI void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
+// mbarriers (sm_80+): phase-parity waits; a plain arrive releases this thread's prior writes.
+DEVI void mbar_init(u32 bar, u32 count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+DEVI bool mbar_try_wait(u32 bar, u32 parity) {
+  u32 ok;
+  asm volatile(
+      "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
+  return ok != 0;
+}
+DEVI void mbar_wait(u32 bar, u32 parity) {
+  while (!mbar_try_wait(bar, parity)) {}
+}
+DEVI void mbar_arrive(u32 bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+
 DEVI void ldmatrix_x4(u32 &r0, u32 &r1, u32 &r2, u32 &r3, u32 addr) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr));
@@ -164,10 +199,10 @@ DEVI float warp_quad_sum(float x) {
 // The Skip-Softmax vote of one row (SPEC section 1): fully masked rows always vote to skip;
 // rows with nothing accumulated (m = -inf) never do; otherwise skip when the tile's best score
 // is below the running max by more than -ln(lambda). Scores are raw q.k (unscaled).
+// Branch-free: a fully masked tile (max -inf) is skipped; with no running max yet (m_run -inf,
+// tile_max finite) the difference is +inf and the row keeps the tile (scale_log2 > 0).
 DEVI bool row_votes_skip_at(float tile_max, float m_run, float scale_log2, float log2_lambda) {
-  if (tile_max == NEG_INF) return true;
-  if (m_run == NEG_INF) return false;
-  return (tile_max - m_run) * scale_log2 < log2_lambda;
+  return (tile_max == NEG_INF) | ((tile_max - m_run) * scale_log2 < log2_lambda);
 }
 DEVI bool row_votes_skip(float tile_max, float m_run, const KernelParams &p) {
   return row_votes_skip_at(tile_max, m_run, p.scale_log2, p.log2_lambda);
@@ -182,9 +217,10 @@ DEVI void sweep_count(u32 *cnt, u32 mask) {
     mask &= mask - 1;
   }
 }
-// Thread 0 of a CTA adds its visited and skipped tiles to `skip_stats`.
-DEVI void flush_stats(const KernelParams &p, u64 visited, u64 skipped) {
-  if (p.stats && threadIdx.x == 0) {
+// One thread per counting unit (`leader`: thread 0 of a CTA, or of a warpgroup) adds its
+// visited and skipped tiles to `skip_stats`.
+DEVI void flush_stats(const KernelParams &p, bool leader, u64 visited, u64 skipped) {
+  if (p.stats && leader) {
     atomicAdd(p.stats, visited);
     atomicAdd(p.stats + 1, skipped);
   }

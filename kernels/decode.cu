@@ -88,6 +88,8 @@ DEVI void load_kv_tile(const KernelParams &p, const Seq &s, int b, const KvLoade
 
 extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
+  pdl_wait();
+  pdl_trigger();  // the merge kernel that follows waits for this grid to complete
   const int MT = (p.block_m + 15) / 16;
   const int rows_pad = MT * 16;
   // Layout (host: decode_smem): K stages | V stages | Q | P ring | red | m ring.
@@ -354,7 +356,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
       }
     }
   }
-  flush_stats(p, (u64)n, (u64)skipped);
+  flush_stats(p, threadIdx.x == 0, (u64)n, (u64)skipped);
 #if SWEEP
   if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n);
 #endif

@@ -42,19 +42,6 @@
 #define VSLOTS (LAG + 1)
 #define MAXR 16
 
-DEVI void mbar_init(u32 bar, u32 count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
-}
-DEVI bool mbar_try_wait(u32 bar, u32 parity) {
-  u32 ok;
-  asm volatile(
-      "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-      : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
-  return ok != 0;
-}
-DEVI void mbar_wait(u32 bar, u32 parity) {
-  while (!mbar_try_wait(bar, parity)) {}
-}
 // Transpose of an 8x8 matrix of 16-bit elements held in the mma fragment layout.
 DEVI u32 movmatrix_t(u32 x) {
   u32 y;
@@ -70,10 +57,17 @@ DEVI u32 movmatrix_t(u32 x) {
 #define RSTEP (DTHREADS / CH)
 #define NLOAD (DBN / RSTEP)
 // cp.async with an L2 prefetch hint of 128 bytes: 2-4 % more DRAM bandwidth than without
-// (256 bytes: no gain), measured on the H200 (bench/RESULTS.md).
+// (256 bytes: no gain), and an evict-first policy (K/V stream through L2 once: +1-2 % at
+// 1 x 128K, neutral elsewhere), measured on the H200 (bench/RESULTS.md).
 DEVI void cp_async16_l2(u32 dst, const void *src, bool valid) {
   int n = valid ? 16 : 0;
+#if DECODE90_EVICT_FIRST
+  u64 pol;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(pol));
+  asm volatile("cp.async.cg.shared.global.L2::cache_hint.L2::128B [%0], [%1], 16, %2, %3;\n" ::"r"(dst), "l"(src), "r"(n), "l"(pol));
+#else
   asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n));
+#endif
 }
 
 struct TileLoader {
@@ -160,6 +154,8 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
 
   const TileRange tr = decode_split_tiles(p, s, split, DBN);
   const int hi = tr.hi, n = tr.hi - tr.lo;
+  // Tile of iteration it: last to first (the plan; first to last measured the same dense time).
+#define TILE_OF(it) (hi - 1 - (it))
 
 #if PAGED
   const u16 *kbase = p.k + (i64)kh * p.k_head_stride;
@@ -178,7 +174,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   const TileLoader LK = make_loader(kbase, p.k_row_stride, p.k_batch_stride);
   const TileLoader LV = make_loader(vbase, p.v_row_stride, p.v_batch_stride);
   for (int t = 0; t < KSLOTS && t < n; ++t)
-    load_tile(p, LK, b, (hi - 1 - t) * DBN, s.lk, sK + t * TILE_SMEM, kfull + 8 * t);
+    load_tile(p, LK, b, TILE_OF(t) * DBN, s.lk, sK + t * TILE_SMEM, kfull + 8 * t);
 
   // Q^T as the B operand: qb[nt][ks] = rows nt*8 + lane/4, head-dim columns ks*16 + 2 (lane%4) + {0,1} and + 8.
   u32 qb[NT][KSTEPS][2];
@@ -219,7 +215,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   for (int it = 0; it < n + LAG; ++it) {
     bool accept = false;
     if (it < n) {
-      const int j = hi - 1 - it;
+      const int j = TILE_OF(it);
       const int ks_ = it % KSLOTS;
       const u32 kbuf = sK + ks_ * TILE_SMEM;
       mbar_wait(kfull + 8 * ks_, (u32)(it / KSLOTS) & 1u);
@@ -309,7 +305,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
         load_tile(p, LV, b, j * DBN, s.lk, sV + vs * TILE_SMEM, vfull + 8 * vs);
       }
       if (it + KSLOTS < n)
-        load_tile(p, LK, b, (j - KSLOTS) * DBN, s.lk, kbuf, kfull + 8 * ks_);
+        load_tile(p, LK, b, TILE_OF(it + KSLOTS) * DBN, s.lk, kbuf, kfull + 8 * ks_);
       if (accept) {
         // P = exp2((S - m) * scale_log2) with the new running max; the row sums follow the
         // running max (like kernels/decode.cu), O is rescaled when P V runs.
@@ -421,14 +417,18 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       if (c == 0) p.ws_lse[wrow] = l > 0.f ? fm[row] * p.scale + logf(l) : NEG_INF;
     }
   }
-  flush_stats(p, (u64)n, (u64)skipped);
+  flush_stats(p, threadIdx.x == 0, (u64)n, (u64)skipped);
 #if SWEEP
   if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n);
 #endif
 }
+#undef TILE_OF
 
 extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
+  pdl_wait();
+  // The merge kernel that follows may be scheduled now: it waits for this grid to complete.
+  pdl_trigger();
   if (p.block_m <= 8) decode_body<1>(p, smem);
   else decode_body<2>(p, smem);
 }

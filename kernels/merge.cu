@@ -8,6 +8,7 @@
 extern "C" __global__ void __launch_bounds__(HEAD_DIM) KERNEL_NAME(const KernelParams p) {
   __shared__ float w[MAX_MERGE_SPLITS];
   __shared__ float red[HEAD_DIM / 32];
+  pdl_wait();
   const int t = blockIdx.x, h = blockIdx.y, b = blockIdx.z;
   const Seq s = load_seq(p, b);
   if (t >= s.lq) return;

@@ -1,14 +1,14 @@
 // Prefill: FlashAttention-2-style forward with Skip-Softmax (SPEC section 1).
 //
-// One CTA = one work unit: 128 query rows of one (sequence, query head) against all visible KV
-// tiles of 64 keys, visited last to first (plan: block_m 128, block_n 64, 1 split,
-// reverse_kv 1). 4 warps, each owning 32 query rows as two m16 atoms, so every K/V fragment
+// One CTA: 128 query rows of one (sequence, query head) against all visible KV tiles of 64
+// keys, visited last to first (plan: block_m 64, block_n 64, 1 split, reverse_kv 1: each warp
+// pair's 64 rows are one row tile of the plan). 4 warps, each owning 32 query rows as two m16 atoms, so every K/V fragment
 // read from shared memory feeds two mma.sync (m16n8k16, fp32 accumulation); online softmax in
 // the exp2 domain. Pipeline per tile j (cp.async, K single-buffered, V double-buffered):
 //   issue V_j | wait K_j | S = Q K_j^T | barrier (+ the skip vote) | issue K_{j-1} | softmax |
 //   wait V_j | O += P V_j.
 // With SKIP every warp votes for its 32 rows (__all_sync) and publishes a flag before the
-// barrier that frees sK; the tile is skipped when all four flags are set. The dense
+// barrier that frees sK; a warp pair skips the tile when both its flags are set. The dense
 // specialisation contains no vote at all.
 
 #define BM 128
@@ -40,6 +40,7 @@ DEVI void load_tile(const KernelParams &p, const Seq &s, int b, int head, u32 ds
 
 extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
+  pdl_wait();
 #if SKIP
   __shared__ __align__(8) unsigned char vflags[2 * NWARPS];
 #endif
@@ -63,10 +64,18 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
   // This thread's rows: row[mi][hh] = r0 + 32 warp + 16 mi + lane / 4 + 8 hh.
   const int rbase = r0 + warp * 32 + lane / 4;
 
-  const int last_row = min(s.lq, r0 + BM) - 1;
-  const int total_tiles = (s.lk + BN - 1) / BN;
-  const int limit = p.causal ? min(last_row + s.lk - s.lq, s.lk - 1) : s.lk - 1;
-  const int n_vis = limit < 0 ? 0 : min(total_tiles, limit / BN + 1);
+  // KV tiles visible to query rows [first, first + rows): the CTA computes those of its 128
+  // rows (n_vis); each warp pair's 64 rows are one row tile of the plan, which visits those of
+  // its own rows (nvp <= n_vis; the others are fully masked for it).
+  auto visible_tiles = [&](int first, int rows) {
+    if (first >= s.lq) return 0;
+    const int last_row = min(s.lq, first + rows) - 1;
+    const int limit = p.causal ? min(last_row + s.lk - s.lq, s.lk - 1) : s.lk - 1;
+    return limit < 0 ? 0 : min((s.lk + BN - 1) / BN, limit / BN + 1);
+  };
+  const int n_vis = visible_tiles(r0, BM);
+  const int nvp[2] = {visible_tiles(r0, 64), visible_tiles(r0 + 64, 64)};
+  const int pair = warp / 2;
 
   float O[2][HEAD_DIM / 8][4];
   #pragma unroll
@@ -153,7 +162,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     const bool wvote = __all_sync(0xffffffffu, vote);
     if (lane == 0) vflags[(j & 1) * NWARPS + warp] = wvote ? 1 : 0;
     __syncthreads();  // also: everyone is done reading sK
-    const bool skip = *(const volatile u32 *)(vflags + (j & 1) * NWARPS) == 0x01010101u;
+    // A warp pair's 64 rows skip together; tiles past a pair's own (j >= nvp) are fully
+    // masked for it: skipped, not counted.
+    const u32 flags = *(const volatile u32 *)(vflags + (j & 1) * NWARPS);
+    const bool skip = ((flags >> (16 * pair)) & 0xffffu) == 0x0101u;
+    if (threadIdx.x == 0)
+      skipped += (u32)((flags & 0xffffu) == 0x0101u && j < nvp[0]) + (u32)((flags >> 16) == 0x0101u && j < nvp[1]);
 #else
 #if SWEEP
     {
@@ -173,10 +187,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     const bool skip = false;
 #if SWEEP
     if (threadIdx.x == 0) {
-      u32 all = ~0u;
       #pragma unroll
-      for (int w = 0; w < NWARPS; ++w) all &= smask[(j & 1) * NWARPS + w];
-      sweep_count(scount, all);
+      for (int pr = 0; pr < 2; ++pr)
+        if (j < nvp[pr]) sweep_count(scount, smask[(j & 1) * NWARPS + 2 * pr] & smask[(j & 1) * NWARPS + 2 * pr + 1]);
     }
 #endif
 #endif
@@ -184,13 +197,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
       load_tile<1, BN>(p, s, b, kh, sK, (j - 1) * BN, s.lk);
       cp_async_commit();
     }
-    if (skip) {
-      ++skipped;
-      continue;
-    }
-    // Online softmax (exp2 domain).
+    // Online softmax (exp2 domain); a skipping pair leaves m, l and O as they are.
     #pragma unroll
-    for (int mi = 0; mi < 2; ++mi) {
+    for (int mi = 0; mi < 2 && !skip; ++mi) {
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         const float mn = fmaxf(m[mi][hh], mx[mi][hh]);
@@ -211,6 +220,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     }
     if (j > 0) cp_async_wait<1>(); else cp_async_wait<0>();
     __syncthreads();
+    if (skip) continue;
     // O += P V.
     #pragma unroll
     for (int kk = 0; kk < BN / 16; ++kk) {
@@ -242,8 +252,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     #pragma unroll
     for (int hh = 0; hh < 2; ++hh)
       store_prefill_row(p, s, b, h, rbase + mi * 16 + hh * 8, &O[mi][0][hh * 2], l[mi][hh], m[mi][hh]);
-  flush_stats(p, (u64)n_vis, (u64)skipped);
+  flush_stats(p, threadIdx.x == 0, (u64)(nvp[0] + nvp[1]), (u64)skipped);
 #if SWEEP
-  if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n_vis);
+  if (threadIdx.x == 0) sweep_flush(p, scount, (u64)(nvp[0] + nvp[1]));
 #endif
 }

@@ -1,21 +1,28 @@
 // Prefill for Hopper (sm_90a): FlashAttention forward on warpgroup MMA (wgmma) with
-// Skip-Softmax (SPEC section 1). Same plan and decisions as kernels/prefill.cu (block_m 128,
+// Skip-Softmax (SPEC section 1). Same plan and decisions as kernels/prefill.cu (block_m 64,
 // block_n 64, 1 split, KV tiles visited last to first); only the arithmetic engine differs.
 //
-// One CTA = 128 query rows of one (sequence, query head) = two warpgroups of 64 rows each.
-// S = Q K^T reads Q and K from shared memory; O += P V takes the bf16/fp16 probabilities P
-// from registers and V from shared memory. Tiles live in 128-byte-swizzled layout (rows of 64
-// elements, 16-byte chunk c of row r at c ^ (r % 8); a 128-column head is two such blocks),
-// the canonical K-major layout for Q and K and N-major (transposed B) layout for V.
-// K and V have three buffers each; tile i lives in buffer i % 3.
+// One CTA = 128 query rows of one (sequence, query head) = two warpgroups of 64 rows; each
+// warpgroup's rows are one row tile of the plan and decide their skips alone. S = Q K^T reads
+// Q and K from shared memory; O += P V takes the bf16/fp16 probabilities P from registers and V
+// from shared memory. Tiles live in 128-byte-swizzled layout (rows of 64 elements, 16-byte
+// chunk c of row r at c ^ (r % 8); a 128-column head is two such blocks), the canonical K-major
+// layout for Q and K and N-major (transposed B) layout for V.
 //
-// Per tile j, with S_j already computed (prologue or previous iteration):
-//   mask + row max of S_j | wait K_{j-1}, V_j | barrier (SKIP: barrier-and = the tile vote) |
-//   issue K_{j-3}, V_{j-2} | issue S_{j-1} = Q K_{j-1}^T (async) |
-//   unless skipped: softmax of S_j (overlaps S_{j-1} on the tensor cores), issue O += P V_j |
-//   wait for both. (Letting P V_j run on into the next tile, FA3-style, made ptxas serialise
-//   every wgmma here - warnings C7513/C7514/C7520 - so the tile ends with wait_group 0.)
-// One CTA barrier per tile. The dense specialisation contains no vote.
+// K/V ring of NB slots on mbarriers: all 256 threads copy their share of visit t + AHEAD with
+// cp.async once every warp has released the slot (empty barrier), wait for their own copies of
+// visit t + 1, fence them to the async proxy and arrive on its full barrier. The warpgroups take
+// turns on the tensor cores (FA3's ping-pong, two named barriers): in its turn a warpgroup
+// issues S_t and the P V of its previous kept visit, then hands over, so one warpgroup's
+// softmax runs while the other's MMAs do. No CTA-wide barrier in the loop; the skip
+// specialisation adds one 128-thread barrier-and per visit (the warpgroup's vote). The dense
+// specialisation contains no vote.
+//
+// ptxas keeps the wgmma pipeline asynchronous only if no other code writes or reads the
+// accumulators of an unfinished wgmma on any path (warnings C7514/C7515/C7520, rejected by
+// tests/kernels_compile.rs): scores are never written outside the tensor cores, the group
+// count per turn is fixed (an empty commit when nothing is kept), waits are unconditional, and
+// the "P V pending" flag is made warp-uniform with a vote.
 //
 // Q is deliberately not kept in registers: ptxas (CUDA 13.0) was seen reusing the registers of a
 // register-A wgmma operand inside the KV loop (d = 64), so S takes both operands from shared
@@ -24,8 +31,8 @@
 #define BM 128
 #define BN 64
 #define NTHREADS 256
-#define NBUF 3   // K buffers
-#define NVBUF 3  // V buffers
+#define NB 5     // K/V buffer slots
+#define AHEAD 2  // visits whose copies are in flight ahead of the one computed
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
 #define Q_BYTES (BM * HEAD_DIM * 2)
 #define KV_BYTES (BN * HEAD_DIM * 2)
@@ -175,18 +182,38 @@ DEVI void load_q(const KernelParams &p, const Seq &s, int b, int h, u32 dst, int
   }
 }
 
+// Named barriers (ids 1-6; 0 is __syncthreads): the tensor-core turns of the two warpgroups,
+// and each warpgroup's own vote and sweep exchange.
+#define BAR_TURN 1   // + wg: "warpgroup wg may issue its MMAs" (256 threads: 128 sync, 128 arrive)
+#define BAR_VOTE 3   // + wg (128 threads)
+#define BAR_SWEEP 5  // + wg (128 threads)
+DEVI void named_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
+DEVI void named_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
+#if SKIP
+// Barrier-and over the `n` threads of barrier `id`.
+DEVI bool named_and(int id, int n, bool v) {
+  u32 r;
+  asm volatile(
+      "{\n .reg .pred p, q;\n setp.ne.u32 p, %1, 0;\n barrier.red.and.pred q, %2, %3, p;\n selp.u32 %0, 1, 0, q;\n}\n"
+      : "=r"(r) : "r"((u32)v), "r"(id), "r"(n) : "memory");
+  return r != 0;
+}
+#endif
+
 extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(1024) unsigned char smem[];
+  __shared__ __align__(8) u64 bars[2 * NB];  // full[NB] | empty[NB]
+  pdl_wait();
 #if SWEEP
-  __shared__ u32 smask[2 * 8];
-  __shared__ u32 scount[32];
-  if (threadIdx.x < 32) scount[threadIdx.x] = 0;  // only thread 0 touches it afterwards
-  __syncwarp();
+  __shared__ u32 smask[2][2][4];  // [visit & 1][warpgroup][warp]
+  __shared__ u32 scount[2][32];   // [warpgroup][candidate]
+  if (threadIdx.x < 64) scount[threadIdx.x / 32][threadIdx.x % 32] = 0;  // read after __syncthreads
 #endif
   // The swizzle pattern is a function of the address: tiles start on 1024-byte boundaries.
   const u32 sQ = (smem_u32(smem) + 1023u) & ~1023u;
-  const u32 sK = sQ + Q_BYTES;          // NBUF buffers
-  const u32 sV = sK + NBUF * KV_BYTES;  // NVBUF buffers
+  const u32 sK = sQ + Q_BYTES;        // NB buffers
+  const u32 sV = sK + NB * KV_BYTES;  // NB buffers
+  const u32 full0 = smem_u32(bars), empty0 = full0 + NB * 8;
 
   const int mb = gridDim.x - 1 - blockIdx.x;  // longest (causal) blocks first
   const int h = blockIdx.y, b = blockIdx.z;
@@ -195,31 +222,48 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   const int r0 = mb * BM;
   if (r0 >= s.lq) return;
   const int wg = threadIdx.x / 128, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  const bool leader = threadIdx.x % 128 == 0;
   // This thread's rows: rbase and rbase + 8 (wgmma accumulator layout, 16 rows per warp).
   const int rbase = r0 + wg * 64 + warp * 16 + lane / 4;
 
-  const int last_row = min(s.lq, r0 + BM) - 1;
-  const int total_tiles = (s.lk + BN - 1) / BN;
-  const int limit = p.causal ? min(last_row + s.lk - s.lq, s.lk - 1) : s.lk - 1;
-  const int n_vis = limit < 0 ? 0 : min(total_tiles, limit / BN + 1);
+  // KV tiles visible to query rows [first, first + rows): the CTA loads and computes those of
+  // its 128 rows (n_vis); each warpgroup's 64 rows are one row tile of the plan, which visits
+  // those of its own rows (nv <= n_vis; the others are fully masked for it).
+  auto visible_tiles = [&](int first, int rows) {
+    if (first >= s.lq) return 0;
+    const int last_row = min(s.lq, first + rows) - 1;
+    const int limit = p.causal ? min(last_row + s.lk - s.lq, s.lk - 1) : s.lk - 1;
+    return limit < 0 ? 0 : min((s.lk + BN - 1) / BN, limit / BN + 1);
+  };
+  const int n_vis = visible_tiles(r0, BM);
+  const int nv = visible_tiles(r0 + wg * 64, 64);
+
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < NB; ++i) {
+      mbar_init(full0 + 8 * i, NTHREADS);
+      mbar_init(empty0 + 8 * i, NTHREADS / 32);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();  // the mbarriers (and the sweep counters) are initialised
 
   const KvSrc ksrc = kv_src(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
   const KvSrc vsrc = kv_src(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
   u32 soff[KV_ITERS];  // this thread's swizzled offsets within a K/V tile
   #pragma unroll
   for (int i = 0; i < KV_ITERS; ++i) soff[i] = swz128(BN, threadIdx.x / CH + i * (NTHREADS / CH), threadIdx.x % CH);
-#define LOAD_K(i) load_kv(p, s, b, kh, ksrc, sK + (u32)((i) % NBUF) * KV_BYTES, (i), soff)
-#define LOAD_V(i) load_kv(p, s, b, kh, vsrc, sV + (u32)((i) % NVBUF) * KV_BYTES, (i), soff)
-  // Descriptors advance by adding (byte offset >> 4) to the start-address field (all shared
-  // addresses are below 256 KB, so the 14-bit field never carries).
-  const u64 dq = smem_desc(sQ + (u32)wg * 64 * 128, 16, 1024);
-  // Issues S = Q K_i^T for this warpgroup's 64 rows (the caller commits).
-  auto issue_s = [&](float(&acc)[32], int i) {
-    const u64 dk = smem_desc(sK + (u32)(i % NBUF) * KV_BYTES, 16, 1024);
-    #pragma unroll
-    for (int ks = 0; ks < HEAD_DIM / 16; ++ks)
-      wgmma_ss_n64(acc, dq + (u64)(((ks / 4) * (BM * 128) + (ks % 4) * 32) >> 4),
-                   dk + (u64)(((ks / 4) * (BN * 128) + (ks % 4) * 32) >> 4), ks);
+  // Visit t (0, 1, ...) is KV tile n_vis - 1 - t, held in slot t % NB. Every thread copies its
+  // share of K and V of visit t once all warps released the slot's previous visit (t - NB).
+  auto issue_visit = [&](int t) {
+    const int slot = t % NB, j = n_vis - 1 - t;
+    if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
+    load_kv(p, s, b, kh, ksrc, sK + (u32)slot * KV_BYTES, j, soff);
+    load_kv(p, s, b, kh, vsrc, sV + (u32)slot * KV_BYTES, j, soff);
+  };
+  // Publishes this thread's completed copies of visit t to both warpgroups' tensor cores.
+  auto publish_visit = [&](int t) {
+    fence_async_smem();
+    mbar_arrive(full0 + 8 * (t % NB));
   };
 
   float O[HEAD_DIM / 2];
@@ -227,20 +271,64 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   for (int i = 0; i < HEAD_DIM / 2; ++i) O[i] = 0.f;
   float m[2] = {NEG_INF, NEG_INF}, l[2] = {0.f, 0.f};
   u32 skipped = 0;
-  float SA[32], SB[32];  // raw scores of the current and the next tile (ping-pong)
 
-  // One KV tile: S holds S_j on entry; Sn receives S_{j-1}.
-  auto tile = [&](float(&S)[32], float(&Sn)[32], const int j) {
-    // Keys past the sequence, past the causal limit, and padding rows are masked. The dense
-    // specialisation writes -inf into masked scores and exponentiates in place. The skip
-    // specialisation never writes the scores outside the tensor cores (with the skip branch,
-    // ptxas serialises the wgmma pipeline when non-wgmma code defines accumulator registers,
-    // warning C7515): masked entries are left out of its row maxima and their probabilities
-    // are set to zero. Both give the same numbers.
+  // Descriptors advance by adding (byte offset >> 4) to the start-address field (all shared
+  // addresses are below 256 KB, so the 14-bit field never carries).
+  const u64 dq = smem_desc(sQ + (u32)wg * 64 * 128, 16, 1024);
+  auto issue_s = [&](float(&acc)[32], int slot) {
+    const u64 dk = smem_desc(sK + (u32)slot * KV_BYTES, 16, 1024);
+    #pragma unroll
+    for (int ks = 0; ks < HEAD_DIM / 16; ++ks)
+      wgmma_ss_n64(acc, dq + (u64)(((ks / 4) * (BM * 128) + (ks % 4) * 32) >> 4),
+                   dk + (u64)(((ks / 4) * (BN * 128) + (ks % 4) * 32) >> 4), ks);
+  };
+  // O += P V of the visit in `slot`: B is V read N-major; blocks of 64 head columns are
+  // BN * 128 bytes apart.
+  auto issue_pv = [&](const u32(&pf)[BN / 16][4], int slot) {
+    const u64 dv = smem_desc(sV + (u32)slot * KV_BYTES, BN * 128, 1024);
+    #pragma unroll
+    for (int kk = 0; kk < BN / 16; ++kk) {
+#if HEAD_DIM == 128
+      wgmma_n128<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
+#else
+      wgmma_n64<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
+#endif
+    }
+  };
+
+  float S[32];  // raw scores of the current visit
+  bool pend = false;  // the previous visit was kept: its P V is issued in this visit's turn
+
+  // Visit t. The warpgroups take turns on the tensor cores (FA3's ping-pong): in its turn a
+  // warpgroup issues S_t = Q K_t^T and the P V of visit t - 1, then hands the turn over, so the
+  // other warpgroup's MMAs run during this one's softmax. Then: copies of visit t + AHEAD |
+  // wait S_t | mask, row max, vote (SKIP: barrier-and over the warpgroup) | softmax of S_t into
+  // Pc | wait P V_{t-1}, release its slot | rescale O. `Pp` holds P of visit t - 1.
+  auto visit = [&](const int t, u32(&Pc)[BN / 16][4], const u32(&Pp)[BN / 16][4]) {
+    const int j = n_vis - 1 - t, slot = t % NB;
+    // Warp-uniform for ptxas (a vote), so the conditional wgmma is not on a divergent path.
+    pend = __all_sync(0xffffffffu, pend);
+    mbar_wait(full0 + 8 * slot, (u32)(t / NB) & 1u);
+    named_sync(BAR_TURN + wg, 2 * 128);
+    wg_fence();
+    issue_s(S, slot);
+    wg_commit();
+    if (pend) issue_pv(Pp, (t + NB - 1) % NB);
+    wg_commit();  // possibly empty: S_t is always the second-newest group
+    named_arrive(BAR_TURN + (wg ^ 1), 2 * 128);
+    if (t + AHEAD < n_vis) issue_visit(t + AHEAD);
+    cp_async_commit();
+    cp_async_wait<AHEAD - 1>();  // this thread's copies of visit t + 1
+    if (t + 1 < n_vis) publish_visit(t + 1);
+    wg_wait<1>();
+    reg_fence(S);
+
+    // Keys past the sequence, past the causal limit, and padding rows are masked: left out of
+    // the row maxima, probability zero. The scores are never written outside the tensor cores
+    // (ptxas serialises the wgmma pipeline when other code writes accumulator registers, C7514/
+    // C7515), so P is a separate array.
     const int k0 = j * BN;
     const bool need_mask = k0 + BN > s.lk || r0 + BM > s.lq || (p.causal && k0 + BN - 1 > r0 + s.lk - s.lq);
-    float mx[2];
-#if SKIP
     // Masked tiles only: last visible key - k0 - 2 (lane % 4) of each row; entry (nt, e) is
     // visible iff nt * 8 + e <= kl.
     int kl[2] = {BN, BN};
@@ -252,6 +340,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
         kl[hh] = lim - k0 - 2 * (lane % 4);
       }
     }
+    float mx[2];
     #pragma unroll
     for (int hh = 0; hh < 2; ++hh) {
       float x = NEG_INF;
@@ -267,37 +356,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
       }
       mx[hh] = warp_quad_max(x);
     }
-#else
-    if (need_mask) {
-      #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        const int row = rbase + hh * 8;
-        const int lim = row < s.lq ? (p.causal ? row + s.lk - s.lq : s.lk - 1) : -1;
-        #pragma unroll
-        for (int nt = 0; nt < BN / 8; ++nt) {
-          #pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            const int key = k0 + nt * 8 + 2 * (lane % 4) + e;
-            if (!(key < s.lk && key <= lim)) S[nt * 4 + hh * 2 + e] = NEG_INF;
-          }
-        }
-      }
-    }
-    #pragma unroll
-    for (int hh = 0; hh < 2; ++hh) {
-      float x = NEG_INF;
-      #pragma unroll
-      for (int nt = 0; nt < BN / 8; ++nt) x = fmaxf(x, fmaxf(S[nt * 4 + hh * 2], S[nt * 4 + hh * 2 + 1]));
-      mx[hh] = warp_quad_max(x);
-    }
-#endif
-    cp_async_wait<1>();  // K_{j-1}, V_j
-    fence_async_smem();
-    // The one barrier of the tile: K_{j-1} and V_j are visible; everyone is done with S_j's
-    // K buffer and with V_{j+1}'s buffer.
 #if SKIP
-    const bool skip = __syncthreads_and(row_votes_skip(mx[0], m[0], p) && row_votes_skip(mx[1], m[1], p));
-#elif SWEEP
+    // Visits past this warpgroup's own tiles (j >= nv) are fully masked: skipped, not counted.
+    const bool skip = named_and(BAR_VOTE + wg, 128, row_votes_skip(mx[0], m[0], p) && row_votes_skip(mx[1], m[1], p));
+    if (skip && j < nv) ++skipped;
+#else
+#if SWEEP
     {
       u32 wmask = 0;
       for (int c = 0; c < p.num_lambdas; ++c) {
@@ -305,46 +369,23 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
                        row_votes_skip_at(mx[1], m[1], p.scale_log2, p.log2_lambdas[c]);
         wmask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
       }
-      if (lane == 0) smask[(j & 1) * 8 + threadIdx.x / 32] = wmask;
+      if (lane == 0) smask[t & 1][wg][warp] = wmask;
+      named_sync(BAR_SWEEP + wg, 128);
+      if (leader && j < nv) sweep_count(scount[wg], smask[t & 1][wg][0] & smask[t & 1][wg][1] & smask[t & 1][wg][2] & smask[t & 1][wg][3]);
     }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      u32 all = ~0u;
-      #pragma unroll
-      for (int w = 0; w < 8; ++w) all &= smask[(j & 1) * 8 + w];
-      sweep_count(scount, all);
-    }
-#else
-    __syncthreads();
 #endif
-    if (j >= 3) LOAD_K(j - 3);
-    if (j >= 2) LOAD_V(j - 2);
-    cp_async_commit();
-    if (j > 0) {  // S_{j-1} runs on the tensor cores during this tile's softmax
-      wg_fence();
-      issue_s(Sn, j - 1);
-      wg_commit();
-    }
-#if SKIP
-    if (skip) {
-      ++skipped;
-    } else
+    const bool skip = false;
 #endif
-    {
+    float al[2] = {1.f, 1.f};
+    if (!skip) {
       // Online softmax (exp2 domain); P: see the masking note above.
-      float al[2];
-#if SKIP
       float P[32];
-#else
-      float(&P)[32] = S;  // in place
-#endif
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         const float mn = fmaxf(m[hh], mx[hh]);
         const float ms = mn == NEG_INF ? 0.f : mn * p.scale_log2;
         al[hh] = fast_exp2(m[hh] * p.scale_log2 - ms);
         float rs = 0.f;
-#if SKIP
         if (need_mask) {
           #pragma unroll
           for (int nt = 0; nt < BN / 8; ++nt)
@@ -354,9 +395,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
               P[nt * 4 + hh * 2 + e] = v;
               rs += v;
             }
-        } else
-#endif
-        {
+        } else {
           #pragma unroll
           for (int nt = 0; nt < BN / 8; ++nt) {
             P[nt * 4 + hh * 2] = fast_exp2(S[nt * 4 + hh * 2] * p.scale_log2 - ms);
@@ -367,77 +406,72 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
         l[hh] = l[hh] * al[hh] + rs;
         m[hh] = mn;
       }
-      // Rescale O only when some row's maximum moved (al == 1 exactly otherwise).
-      if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
-        #pragma unroll
-        for (int dt = 0; dt < HEAD_DIM / 8; ++dt) {
-          O[dt * 4 + 0] *= al[0], O[dt * 4 + 1] *= al[0];
-          O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
-        }
-      }
-      u32 pf[BN / 16][4];
       #pragma unroll
       for (int kk = 0; kk < BN / 16; ++kk) {
-        pf[kk][0] = pack2(P[kk * 8 + 0], P[kk * 8 + 1]);
-        pf[kk][1] = pack2(P[kk * 8 + 2], P[kk * 8 + 3]);
-        pf[kk][2] = pack2(P[kk * 8 + 4], P[kk * 8 + 5]);
-        pf[kk][3] = pack2(P[kk * 8 + 6], P[kk * 8 + 7]);
+        Pc[kk][0] = pack2(P[kk * 8 + 0], P[kk * 8 + 1]);
+        Pc[kk][1] = pack2(P[kk * 8 + 2], P[kk * 8 + 3]);
+        Pc[kk][2] = pack2(P[kk * 8 + 4], P[kk * 8 + 5]);
+        Pc[kk][3] = pack2(P[kk * 8 + 6], P[kk * 8 + 7]);
       }
-      // O += P V_j: B is V read N-major; blocks of 64 head columns are BN * 128 bytes apart.
-      const u64 dv = smem_desc(sV + (u32)(j % NVBUF) * KV_BYTES, BN * 128, 1024);
-      wg_fence();
-      #pragma unroll
-      for (int kk = 0; kk < BN / 16; ++kk) {
-#if HEAD_DIM == 128
-        wgmma_n128<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
-#else
-        wgmma_n64<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
-#endif
-      }
-      wg_commit();
     }
-    wg_wait<0>();
+    wg_wait<0>();  // unconditional: ptxas then knows O is free on every path
     reg_fence(O);
-    reg_fence(Sn);
+    // Visit t - 1 is done with its slot (its S long ago, its P V now).
+    if (t > 0 && lane == 0) mbar_arrive(empty0 + 8 * ((t + NB - 1) % NB));
+    // Rescale O only when some row's maximum moved (al == 1 exactly otherwise).
+    if (!skip && __any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
+      #pragma unroll
+      for (int dt = 0; dt < HEAD_DIM / 8; ++dt) {
+        O[dt * 4 + 0] *= al[0], O[dt * 4 + 1] *= al[0];
+        O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
+      }
+    }
+    pend = !skip;
   };
 
   if (n_vis > 0) {
-    // cp.async groups: {Q, K_{n-1}} | {K_{n-2}, V_{n-1}} | {K_{n-3}, V_{n-2}}, then one per
-    // tile j: {K_{j-3}, V_{j-2}}.
+    // cp.async groups: {Q, visit 0}, {visit 1}, ..., {visit AHEAD - 1}; then one per visit t
+    // ({visit t + AHEAD}, possibly empty).
     load_q(p, s, b, h, sQ, r0);
-    LOAD_K(n_vis - 1);
-    cp_async_commit();
-    if (n_vis > 1) LOAD_K(n_vis - 2);
-    LOAD_V(n_vis - 1);
-    cp_async_commit();
-    if (n_vis > 2) LOAD_K(n_vis - 3);
-    if (n_vis > 1) LOAD_V(n_vis - 2);
-    cp_async_commit();
-    cp_async_wait<2>();
-    fence_async_smem();
-    __syncthreads();
-    wg_fence();
-    issue_s(SA, n_vis - 1);
-    wg_commit();
-    wg_wait<0>();
-    reg_fence(SA);
+    #pragma unroll
+    for (int t = 0; t < AHEAD; ++t) {
+      if (t < n_vis) issue_visit(t);
+      cp_async_commit();
+    }
+    cp_async_wait<AHEAD - 1>();
+    publish_visit(0);
+    __syncthreads();  // Q visible to all
+    if (wg == 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
+
+    // Two visits per trip so the probability buffers swap roles without copies.
+    u32 PA[BN / 16][4], PB[BN / 16][4];
+    int t = 0;
+    for (; t + 1 < n_vis; t += 2) {
+      visit(t, PA, PB);
+      visit(t + 1, PB, PA);
+    }
+    if (t < n_vis) visit(t, PA, PB);
+    // The last turn: P V of the last visit (in PA when n_vis is odd). Warpgroup 1 hands no
+    // turn back (the turns balance).
+    named_sync(BAR_TURN + wg, 2 * 128);
+    pend = __all_sync(0xffffffffu, pend);
+    if (pend) {
+      wg_fence();
+      if (n_vis & 1) issue_pv(PA, (n_vis - 1) % NB);
+      else issue_pv(PB, (n_vis - 1) % NB);
+      wg_commit();
+    }
+    if (wg == 0) named_arrive(BAR_TURN + 1, 2 * 128);
+    wg_wait<0>();  // unconditional: ptxas then knows O is free on every path
+    reg_fence(O);
   }
-  // Two tiles per trip so the score buffers swap roles without copies.
-  int j = n_vis - 1;
-  for (; j >= 1; j -= 2) {
-    tile(SA, SB, j);
-    tile(SB, SA, j - 1);
-  }
-  if (j == 0) tile(SA, SB, 0);
   cp_async_wait<0>();
-#undef LOAD_K
-#undef LOAD_V
 
   // Epilogue: normalise, write O and the natural-log LSE.
   #pragma unroll
   for (int hh = 0; hh < 2; ++hh) store_prefill_row(p, s, b, h, rbase + hh * 8, &O[hh * 2], l[hh], m[hh]);
-  flush_stats(p, (u64)n_vis, (u64)skipped);
+  flush_stats(p, leader, (u64)nv, (u64)skipped);
 #if SWEEP
-  if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n_vis);
+  if (leader) sweep_flush(p, scount[wg], (u64)nv);
 #endif
 }

@@ -238,7 +238,7 @@ pub enum Inputs {
 
 /// Runs the one-pass sweep over generated inputs at each KV length and returns
 /// `(lambda, L, sparsity)` points. bf16, `heads` MHA heads (each head its own draw, so more
-/// heads average more); prefill uses one 128-row query tile (Lq = min(L, 128)), decode Lq = 1.
+/// heads average more); prefill uses 128 query rows (Lq = min(L, 128): two row tiles), decode Lq = 1.
 pub fn sweep_points(
     inputs: Inputs,
     lengths: &[usize],

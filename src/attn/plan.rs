@@ -2,9 +2,11 @@
 //! printed, tested and handed to the CPU reference (FlashInfer's plan/run split).
 //!
 //! Default plans (the GPU kernels are built for exactly these):
-//! * prefill (`max_seqlen_q > 8`): 128 query rows x 64 keys per tile, one KV split, KV tiles
+//! * prefill (`max_seqlen_q > 8`): 64 query rows x 64 keys per tile, one KV split, KV tiles
 //!   visited last to first (so for causal calls the diagonal, usually the hottest tile, sets
-//!   the running maximum first).
+//!   the running maximum first). A GPU CTA computes two such row tiles (128 rows); each
+//!   decides its skips alone, so the two warpgroups of the Hopper kernel never wait for each
+//!   other's vote (and a 64-row tile skips more often than a 128-row one).
 //! * decode (`max_seqlen_q <= 8` and `max_seqlen_q * group <= 64`): the query tokens of a
 //!   sequence times the query heads that share a KV head are packed into one tile of rows,
 //!   64 keys per tile, last to first, and the KV range is split into as many splits as keep the
@@ -20,11 +22,25 @@ use super::{AttnParams, AttnPlanInfo, Desc, Device, Phase};
 use crate::{Result, invalid};
 
 pub const DECODE_MAX_SEQLEN_Q: usize = 8;
-pub const PREFILL_BLOCK_M: u32 = 128;
+pub const PREFILL_BLOCK_M: u32 = 64;
 pub const PREFILL_BLOCK_N: u32 = 64;
 pub const DECODE_MAX_BLOCK_M: usize = 64;
 pub const DECODE_BLOCK_N: u32 = 64;
 const DECODE_TARGET_UNITS: usize = 264;
+
+/// The decode plan's target work units: 264, or `BLASST_DECODE_UNITS` (a tuning switch for
+/// benchmarks, read once per process; the CPU backend reads the same value, so both backends
+/// still run one plan).
+fn decode_target_units() -> usize {
+    static UNITS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *UNITS.get_or_init(|| {
+        std::env::var("BLASST_DECODE_UNITS")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .filter(|&u| (1..=4096).contains(&u))
+            .unwrap_or(DECODE_TARGET_UNITS)
+    })
+}
 const DECODE_MIN_TILES_PER_SPLIT: usize = 16;
 const MAX_SPLITS: usize = 128;
 
@@ -45,7 +61,7 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let units = d.batch * d.hkv * row_tiles;
     let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
     let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
-    let splits = (DECODE_TARGET_UNITS / units)
+    let splits = (decode_target_units() / units)
         .min(max_by_len)
         .clamp(1, MAX_SPLITS);
     AttnPlanInfo {
@@ -157,7 +173,7 @@ mod tests {
             let tiles = lk.div_ceil(DECODE_BLOCK_N as usize);
             assert!(splits == 1 || tiles / splits as usize >= DECODE_MIN_TILES_PER_SPLIT);
         }
-        // Prefill: one split, 128 x 64 tiles, last to first.
+        // Prefill: one split, 64 x 64 tiles, last to first.
         let pl = default_plan(&desc(1, 32, 8, 9, 4096));
         assert_eq!(
             (
@@ -167,7 +183,7 @@ mod tests {
                 pl.num_kv_splits,
                 pl.reverse_kv
             ),
-            (Phase::Prefill.as_u32(), 128, 64, 1, 1)
+            (Phase::Prefill.as_u32(), 64, 64, 1, 1)
         );
     }
 }

@@ -71,6 +71,8 @@ fn check(r: cu::CUresult, what: &str) -> Result<()> {
 struct Ctx {
     ctx: cu::CUcontext,
     arch: String,
+    /// Launch with programmatic stream serialisation (see `launch`).
+    pdl: bool,
 }
 
 fn current_ctx() -> Result<Ctx> {
@@ -116,8 +118,19 @@ fn current_ctx() -> Result<Ctx> {
         } else {
             format!("sm_{major}{minor}")
         };
-        Ok(Ctx { ctx, arch })
+        Ok(Ctx {
+            ctx,
+            arch,
+            pdl: major >= 9 && pdl_enabled(),
+        })
     }
+}
+
+/// `BLASST_PDL=0` turns programmatic dependent launch off (a diagnostic and benchmark switch,
+/// read once per process).
+fn pdl_enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var("BLASST_PDL").map_or(true, |v| v.trim() != "0"))
 }
 
 #[derive(Clone, Copy)]
@@ -281,10 +294,10 @@ pub fn prefill_smem(head_dim: usize) -> usize {
     (128 + 3 * 64) * head_dim * 2
 }
 
-/// kernels/prefill_sm90.cu: Q (128 rows), three K and three V tiles of 64 rows, plus slack to
+/// kernels/prefill_sm90.cu: Q (128 rows), NB = 5 K and 5 V tiles of 64 rows, plus slack to
 /// align the tiles to 1024 bytes (the 128-byte swizzle is a function of the address).
 pub fn prefill_sm90_smem(head_dim: usize) -> usize {
-    (128 + 6 * 64) * head_dim * 2 + 1024
+    (128 + 10 * 64) * head_dim * 2 + 1024
 }
 
 /// Whether the diagnostic switch `var` (`BLASST_PREFILL_KERNEL`, `BLASST_DECODE_KERNEL`) is
@@ -326,31 +339,41 @@ pub fn decode_smem(head_dim: usize, rows: usize) -> usize {
         + (stages + 1) * 64 * 4
 }
 
+/// Launches one kernel of `launch_call` on `stream`. With `pdl` (compute capability 9.0 and
+/// newer) the launch allows programmatic stream serialisation: the kernel may be scheduled
+/// while the previous kernel of the stream is still finishing, and every kernel of
+/// `launch_call` begins with `pdl_wait()` (kernels/common.cuh), which blocks until that kernel
+/// has completed and its writes are visible. So only launch latency overlaps, never memory
+/// access, and the caller's preceding work needs nothing special.
 fn launch(
     f: Func,
     grid: (u32, u32, u32),
     block: u32,
     smem: usize,
     stream: cu::CUstream,
+    pdl: bool,
     kp: &KernelParams,
     name: &str,
 ) -> Result<()> {
     let mut arg = kp as *const KernelParams as *mut c_void;
-    let r = unsafe {
-        cu::cuLaunchKernel(
-            f.0,
-            grid.0,
-            grid.1,
-            grid.2,
-            block,
-            1,
-            1,
-            smem as u32,
-            stream,
-            &mut arg,
-            std::ptr::null_mut(),
-        )
+    // SAFETY: zero is a valid bit pattern for this plain C struct; the value is set below.
+    let mut attr: cu::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+    attr.id = cu::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attr.value.programmaticStreamSerializationAllowed = 1;
+    let config = cu::CUlaunchConfig {
+        gridDimX: grid.0,
+        gridDimY: grid.1,
+        gridDimZ: grid.2,
+        blockDimX: block,
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: smem as u32,
+        hStream: stream,
+        attrs: &mut attr,
+        numAttrs: pdl as u32,
     };
+    // SAFETY: `config` and `attr` outlive the call; the kernel takes one KernelParams by value.
+    let r = unsafe { cu::cuLaunchKernelEx(&config, f.0, &mut arg, std::ptr::null_mut()) };
     check(r, &format!("launch of {name} grid {grid:?}"))
 }
 
@@ -494,7 +517,7 @@ unsafe fn launch_call(
             };
             let f = function(&ctx, &v, smem)?;
             let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
-            launch(f, grid, threads, smem, stream, &kp, &v.name())
+            launch(f, grid, threads, smem, stream, ctx.pdl, &kp, &v.name())
         }
         Phase::Decode => {
             let splits = d.plan.num_kv_splits as usize;
@@ -515,7 +538,7 @@ unsafe fn launch_call(
             };
             let f = function(&ctx, &v, max_smem)?;
             if splits == 1 {
-                return launch(f, grid, threads, smem, stream, &kp, &v.name());
+                return launch(f, grid, threads, smem, stream, ctx.pdl, &kp, &v.name());
             }
             let rows = d.batch * d.max_lq * d.hq;
             let need = rows * splits * (d.head_dim + 1) * 4;
@@ -538,19 +561,21 @@ unsafe fn launch_call(
             kp.ws_o = ws;
             kp.ws_lse = ws + (rows * splits * d.head_dim * 4) as u64;
             let merge = variant(Family::Merge);
-            let result = launch(f, grid, threads, smem, stream, &kp, &v.name()).and_then(|_| {
-                let fm = function(&ctx, &merge, 0)?;
-                let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
-                launch(
-                    fm,
-                    mgrid,
-                    d.head_dim as u32, // kernels/merge.cu: HEAD_DIM threads
-                    0,
-                    stream,
-                    &kp,
-                    &merge.name(),
-                )
-            });
+            let result =
+                launch(f, grid, threads, smem, stream, ctx.pdl, &kp, &v.name()).and_then(|_| {
+                    let fm = function(&ctx, &merge, 0)?;
+                    let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
+                    launch(
+                        fm,
+                        mgrid,
+                        d.head_dim as u32, // kernels/merge.cu: HEAD_DIM threads
+                        0,
+                        stream,
+                        ctx.pdl,
+                        &kp,
+                        &merge.name(),
+                    )
+                });
             if owned {
                 let r = unsafe { cu::cuMemFreeAsync(ws, stream) };
                 result?;

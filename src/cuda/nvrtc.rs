@@ -60,6 +60,13 @@ pub fn decode90_config(head_dim: usize) -> (usize, usize) {
     o.unwrap_or(if head_dim == 128 { (3, 2) } else { (5, 3) })
 }
 
+/// Whether the Hopper decode kernel's copies carry an L2 evict-first policy: yes, unless
+/// `BLASST_DECODE90_EVICT=0` (a tuning switch, read at every compile; the source, and so the
+/// cache key, follows it).
+fn decode90_evict_first() -> bool {
+    std::env::var("BLASST_DECODE90_EVICT").map_or(true, |v| v.trim() != "0")
+}
+
 /// K/V pipeline depth of the decode kernel: 3 stages (d = 128) or 5 (d = 64), overridable
 /// with `BLASST_DECODE_STAGES` (2..=8) for tuning experiments.
 pub fn decode_stages(head_dim: usize) -> usize {
@@ -112,7 +119,7 @@ impl Variant {
         };
         let (kslots, lag) = decode90_config(self.head_dim as usize);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
@@ -126,13 +133,16 @@ impl Variant {
             decode_stages(self.head_dim as usize),
             kslots,
             lag,
+            decode90_evict_first() as u32,
         )
     }
 
     /// Whether this specialisation can be built for `arch` (the two Hopper kernels are built for
     /// `sm_90a` only).
     pub fn supports(&self, arch: &str) -> bool {
-        !matches!(self.family, Family::PrefillSm90 | Family::DecodeSm90) || arch == "sm_90a"
+        !matches!(self.family, Family::PrefillSm90 | Family::DecodeSm90)
+            || arch == "sm_90a"
+            || arch == "compute_90a"
     }
 
     /// Every specialisation the library can launch.
@@ -281,12 +291,25 @@ pub fn compile_with_log(v: &Variant, arch: &str, ptxas_verbose: bool) -> Result<
         } else {
             let log = program_log(prog);
             let mut n = 0usize;
-            check(nv::nvrtcGetCUBINSize(prog, &mut n), "nvrtcGetCUBINSize")?;
+            // A virtual architecture (compute_90a) gives PTX, a real one (sm_90a) a cubin.
+            let ptx = arch.starts_with("compute_");
+            if ptx {
+                check(nv::nvrtcGetPTXSize(prog, &mut n), "nvrtcGetPTXSize")?;
+            } else {
+                check(nv::nvrtcGetCUBINSize(prog, &mut n), "nvrtcGetCUBINSize")?;
+            }
             let mut bin = vec![0u8; n];
-            check(
-                nv::nvrtcGetCUBIN(prog, bin.as_mut_ptr() as *mut c_char),
-                "nvrtcGetCUBIN",
-            )?;
+            if ptx {
+                check(
+                    nv::nvrtcGetPTX(prog, bin.as_mut_ptr() as *mut c_char),
+                    "nvrtcGetPTX",
+                )?;
+            } else {
+                check(
+                    nv::nvrtcGetCUBIN(prog, bin.as_mut_ptr() as *mut c_char),
+                    "nvrtcGetCUBIN",
+                )?;
+            }
             Ok((bin, log))
         };
         nv::nvrtcDestroyProgram(&mut prog);
