@@ -57,8 +57,9 @@ DEVI u32 movmatrix_t(u32 x) {
 #define RSTEP (DTHREADS / CH)
 #define NLOAD (DBN / RSTEP)
 // cp.async with an L2 prefetch hint of 128 bytes: 2-4 % more DRAM bandwidth than without
-// (256 bytes: no gain), and an evict-first policy (K/V stream through L2 once: +1-2 % at
-// 1 x 128K, neutral elsewhere), measured on the H200 (bench/RESULTS.md).
+// (256 bytes: no gain), measured on the H200 (bench/RESULTS.md). DECODE90_EVICT_FIRST (off;
+// src/cuda/nvrtc.rs) adds an evict-first policy: +1-2 % at 1 x 128K, but an illegal
+// instruction on partial (zero-filled) tiles.
 DEVI void cp_async16_l2(u32 dst, const void *src, bool valid) {
   int n = valid ? 16 : 0;
 #if DECODE90_EVICT_FIRST

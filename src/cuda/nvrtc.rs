@@ -60,11 +60,12 @@ pub fn decode90_config(head_dim: usize) -> (usize, usize) {
     o.unwrap_or(if head_dim == 128 { (3, 2) } else { (5, 3) })
 }
 
-/// Whether the Hopper decode kernel's copies carry an L2 evict-first policy: yes, unless
-/// `BLASST_DECODE90_EVICT=0` (a tuning switch, read at every compile; the source, and so the
-/// cache key, follows it).
+/// Whether the Hopper decode kernel's copies carry an L2 evict-first policy
+/// (`BLASST_DECODE90_EVICT=1`, an experiment, off by default: +1-2 % at 1 x 128K, but with
+/// zero-filled copies of partial tiles it raised an illegal instruction on the H200; read at
+/// every compile, so the source and its cache key follow it).
 fn decode90_evict_first() -> bool {
-    std::env::var("BLASST_DECODE90_EVICT").map_or(true, |v| v.trim() != "0")
+    std::env::var("BLASST_DECODE90_EVICT").is_ok_and(|v| v.trim() == "1")
 }
 
 /// K/V pipeline depth of the decode kernel: 3 stages (d = 128) or 5 (d = 64), overridable
