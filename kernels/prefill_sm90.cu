@@ -31,7 +31,7 @@
 #define BM 128
 #define BN 64
 #define NTHREADS 256
-#define NB 5     // K/V buffer slots
+#define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs, 5)
 #define AHEAD 2  // visits whose copies are in flight ahead of the one computed
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
 #define Q_BYTES (BM * HEAD_DIM * 2)

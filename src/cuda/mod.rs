@@ -294,10 +294,10 @@ pub fn prefill_smem(head_dim: usize) -> usize {
     (128 + 3 * 64) * head_dim * 2
 }
 
-/// kernels/prefill_sm90.cu: Q (128 rows), NB = 5 K and 5 V tiles of 64 rows, plus slack to
-/// align the tiles to 1024 bytes (the 128-byte swizzle is a function of the address).
+/// kernels/prefill_sm90.cu: Q (128 rows), `PREFILL90_SLOTS` K and V tiles of 64 rows each, plus
+/// slack to align the tiles to 1024 bytes (the 128-byte swizzle is a function of the address).
 pub fn prefill_sm90_smem(head_dim: usize) -> usize {
-    (128 + 10 * 64) * head_dim * 2 + 1024
+    (128 + 2 * nvrtc::PREFILL90_SLOTS * 64) * head_dim * 2 + 1024
 }
 
 /// Whether the diagnostic switch `var` (`BLASST_PREFILL_KERNEL`, `BLASST_DECODE_KERNEL`) is
@@ -737,4 +737,26 @@ pub unsafe fn merge_states(
         )
     };
     check(r, &format!("launch of {}", var.name()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Hopper kernels' dynamic shared memory plus their few static bytes (mbarriers, vote
+    /// and sweep scratch, < 1 KB) must fit the 227 KB a CTA may use on sm_90.
+    #[test]
+    fn hopper_shared_memory_fits_one_cta() {
+        const SM90_MAX_SMEM_PER_CTA: usize = 227 * 1024;
+        for d in [64, 128] {
+            assert!(
+                prefill_sm90_smem(d) + 1024 <= SM90_MAX_SMEM_PER_CTA,
+                "prefill d = {d}"
+            );
+            assert!(
+                decode90_smem(d) + 1024 <= SM90_MAX_SMEM_PER_CTA / 2,
+                "decode d = {d}: 2 CTAs/SM"
+            );
+        }
+    }
 }

@@ -60,6 +60,10 @@ pub fn decode90_config(head_dim: usize) -> (usize, usize) {
     o.unwrap_or(if head_dim == 128 { (3, 2) } else { (5, 3) })
 }
 
+/// K/V slots of the Hopper prefill kernel's ring (kernels/prefill_sm90.cu `NB`; its shared
+/// memory, `prefill_sm90_smem`, follows).
+pub const PREFILL90_SLOTS: usize = 5;
+
 /// Whether the Hopper decode kernel's copies carry an L2 evict-first policy
 /// (`BLASST_DECODE90_EVICT=1`, an experiment, off by default: +1-2 % at 1 x 128K, but with
 /// zero-filled copies of partial tiles it raised an illegal instruction on the H200; read at
@@ -120,7 +124,7 @@ impl Variant {
         };
         let (kslots, lag) = decode90_config(self.head_dim as usize);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define PREFILL90_SLOTS {PREFILL90_SLOTS}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
