@@ -82,6 +82,15 @@ DEVI Seq load_seq(const KernelParams &p, int b) {
   return s;
 }
 
+// KV tiles of `bn` keys visible to query rows [first, first + rows) of a sequence (prefill):
+// the tiles up to the last row's causal limit (all tiles when not causal); 0 past the rows.
+DEVI int visible_tiles(const KernelParams &p, const Seq &s, int first, int rows, int bn) {
+  if (first >= s.lq) return 0;
+  const int last_row = min(s.lq, first + rows) - 1;
+  const int limit = p.causal ? min(last_row + s.lk - s.lq, s.lk - 1) : s.lk - 1;
+  return limit < 0 ? 0 : min((s.lk + bn - 1) / bn, limit / bn + 1);
+}
+
 // Element pointer of query/output row `t` of head `h`.
 DEVI i64 q_offset(const KernelParams &p, const Seq &s, int b, int t, int h, i64 bs, i64 rs, i64 hs) {
   return (p.cu_q ? (i64)(s.q_start + t) * rs : (i64)b * bs + (i64)t * rs) + (i64)h * hs;

@@ -64,17 +64,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
   // This thread's rows: row[mi][hh] = r0 + 32 warp + 16 mi + lane / 4 + 8 hh.
   const int rbase = r0 + warp * 32 + lane / 4;
 
-  // KV tiles visible to query rows [first, first + rows): the CTA computes those of its 128
-  // rows (n_vis); each warp pair's 64 rows are one row tile of the plan, which visits those of
-  // its own rows (nvp <= n_vis; the others are fully masked for it).
-  auto visible_tiles = [&](int first, int rows) {
-    if (first >= s.lq) return 0;
-    const int last_row = min(s.lq, first + rows) - 1;
-    const int limit = p.causal ? min(last_row + s.lk - s.lq, s.lk - 1) : s.lk - 1;
-    return limit < 0 ? 0 : min((s.lk + BN - 1) / BN, limit / BN + 1);
-  };
-  const int n_vis = visible_tiles(r0, BM);
-  const int nvp[2] = {visible_tiles(r0, 64), visible_tiles(r0 + 64, 64)};
+  // The CTA computes the KV tiles visible to any of its 128 rows (n_vis); each warp pair's 64
+  // rows are one row tile of the plan, which visits those of its own rows (nvp <= n_vis; the
+  // others are fully masked for it).
+  const int n_vis = visible_tiles(p, s, r0, BM, BN);
+  const int nvp[2] = {visible_tiles(p, s, r0, 64, BN), visible_tiles(p, s, r0 + 64, 64, BN)};
   const int pair = warp / 2;
 
   float O[2][HEAD_DIM / 8][4];

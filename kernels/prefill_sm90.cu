@@ -226,17 +226,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   // This thread's rows: rbase and rbase + 8 (wgmma accumulator layout, 16 rows per warp).
   const int rbase = r0 + wg * 64 + warp * 16 + lane / 4;
 
-  // KV tiles visible to query rows [first, first + rows): the CTA loads and computes those of
-  // its 128 rows (n_vis); each warpgroup's 64 rows are one row tile of the plan, which visits
-  // those of its own rows (nv <= n_vis; the others are fully masked for it).
-  auto visible_tiles = [&](int first, int rows) {
-    if (first >= s.lq) return 0;
-    const int last_row = min(s.lq, first + rows) - 1;
-    const int limit = p.causal ? min(last_row + s.lk - s.lq, s.lk - 1) : s.lk - 1;
-    return limit < 0 ? 0 : min((s.lk + BN - 1) / BN, limit / BN + 1);
-  };
-  const int n_vis = visible_tiles(r0, BM);
-  const int nv = visible_tiles(r0 + wg * 64, 64);
+  // The CTA loads and computes the KV tiles visible to any of its 128 rows (n_vis); each
+  // warpgroup's 64 rows are one row tile of the plan, which visits those of its own rows
+  // (nv <= n_vis; the others are fully masked for it).
+  const int n_vis = visible_tiles(p, s, r0, BM, BN);
+  const int nv = visible_tiles(p, s, r0 + wg * 64, 64, BN);
 
   if (threadIdx.x == 0) {
     for (int i = 0; i < NB; ++i) {

@@ -60,3 +60,30 @@ fn all_variants_compile_for_sm80_and_sm90a() {
         t0.elapsed().as_secs_f64()
     );
 }
+
+/// src/cuda/mod.rs launches the kernels of an attention call with programmatic stream
+/// serialisation on sm_90 and newer, so each may start while the previous kernel of the stream
+/// is still running: each must call `pdl_wait()` (kernels/common.cuh) at its top, before it
+/// reads inputs that kernel may still be writing. Text only, no NVRTC needed.
+#[test]
+fn attention_kernels_wait_for_the_previous_kernel() {
+    for v in Variant::all()
+        .iter()
+        .filter(|v| v.family != Family::MergeStates)
+    {
+        let src = v.source();
+        let entry = src
+            .find("KERNEL_NAME(const KernelParams p)")
+            .unwrap_or_else(|| panic!("{}: no kernel entry", v.name()));
+        let body = &src[entry..];
+        let wait = body
+            .find("pdl_wait();")
+            .unwrap_or_else(|| panic!("{}: the kernel never calls pdl_wait()", v.name()));
+        // Nothing but declarations before it: no load_seq, no pointer use.
+        assert!(
+            !body[..wait].contains("p."),
+            "{}: the kernel reads its parameters' memory before pdl_wait()",
+            v.name()
+        );
+    }
+}
