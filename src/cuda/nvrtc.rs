@@ -62,7 +62,7 @@ pub fn decode90_config(head_dim: usize) -> (usize, usize) {
 
 /// K/V slots of the Hopper prefill kernel's ring (kernels/prefill_sm90.cu `NB`; its shared
 /// memory, `prefill_sm90_smem`, follows).
-pub const PREFILL90_SLOTS: usize = 5;
+pub(crate) const PREFILL90_SLOTS: usize = 5;
 
 /// Whether the Hopper decode kernel's copies carry an L2 evict-first policy
 /// (`BLASST_DECODE90_EVICT=1`, an experiment, off by default: +1-2 % at 1 x 128K, but with
