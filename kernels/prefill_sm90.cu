@@ -16,7 +16,8 @@
 // issues S_t and the P V of its previous kept visit, then hands over, so one warpgroup's
 // softmax runs while the other's MMAs do. No CTA-wide barrier in the loop; the skip
 // specialisation adds one 128-thread barrier-and per visit (the warpgroup's vote). The dense
-// specialisation contains no vote.
+// specialisation contains no vote. (Issuing S_{t+1} in the same turn as P V_{t-1}, FA3's
+// intra-warpgroup overlap on top of this, measured 5-10 % slower: bench/RESULTS.md, run 20b.)
 //
 // ptxas keeps the wgmma pipeline asynchronous only if no other code writes or reads the
 // accumulators of an unfinished wgmma on any path (warnings C7514/C7515/C7520, rejected by
