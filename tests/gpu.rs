@@ -559,9 +559,10 @@ fn merge_states_on_the_gpu() {
     dlse.copy_to(&mut out_lse).unwrap();
     let mut cpu_out = vec![bf16::ZERO; lq * h * d];
     let mut cpu_lse = vec![0f32; lq * h];
-    let st = unsafe {
+    // The same host-memory states merged on `device` (1 = CPU, 0 = CUDA).
+    let merge_host = |device: u32, out: &mut [bf16], lse: &mut [f32]| unsafe {
         blasst_merge_states(
-            1,
+            device,
             1,
             states.as_ptr().cast(),
             lses.as_ptr(),
@@ -569,11 +570,12 @@ fn merge_states_on_the_gpu() {
             lq as u32,
             h as u32,
             d as u32,
-            cpu_out.as_mut_ptr().cast(),
-            cpu_lse.as_mut_ptr(),
+            out.as_mut_ptr().cast(),
+            lse.as_mut_ptr(),
             std::ptr::null_mut(),
         )
     };
+    let st = merge_host(1, &mut cpu_out, &mut cpu_lse);
     assert_eq!(st, blasst_status::BLASST_OK);
     let diff = |a: &[bf16], b: &[bf16]| {
         a.iter()
@@ -598,20 +600,6 @@ fn merge_states_on_the_gpu() {
         .fold(0f32, f32::max);
     assert!(dl < 1e-4, "lse {dl}");
     // Host memory passed as device memory is rejected.
-    let st = unsafe {
-        blasst_merge_states(
-            0,
-            1,
-            states.as_ptr().cast(),
-            lses.as_ptr(),
-            2,
-            lq as u32,
-            h as u32,
-            d as u32,
-            cpu_out.as_mut_ptr().cast(),
-            cpu_lse.as_mut_ptr(),
-            std::ptr::null_mut(),
-        )
-    };
+    let st = merge_host(0, &mut cpu_out, &mut cpu_lse);
     assert_eq!(st, blasst_status::BLASST_ERROR_INVALID_ARGUMENT);
 }

@@ -339,23 +339,24 @@ pub fn decode_smem(head_dim: usize, rows: usize) -> usize {
         + (stages + 1) * 64 * 4
 }
 
-/// Launches one kernel of `launch_call` on `stream`. With `pdl` (compute capability 9.0 and
-/// newer) the launch allows programmatic stream serialisation: the kernel may be scheduled
+/// Launches one kernel on `stream`; `params` is its one by-value parameter struct
+/// (`KernelParams`, or `MergeParams` for `merge_states`). With `pdl` (compute capability 9.0
+/// and newer) the launch allows programmatic stream serialisation: the kernel may be scheduled
 /// while the previous kernel of the stream is still finishing, and every kernel of
 /// `launch_call` begins with `pdl_wait()` (kernels/common.cuh), which blocks until that kernel
 /// has completed and its writes are visible. So only launch latency overlaps, never memory
 /// access, and the caller's preceding work needs nothing special.
-fn launch(
+fn launch<P>(
     f: Func,
     grid: (u32, u32, u32),
     block: u32,
     smem: usize,
     stream: cu::CUstream,
     pdl: bool,
-    kp: &KernelParams,
+    params: &P,
     name: &str,
 ) -> Result<()> {
-    let mut arg = kp as *const KernelParams as *mut c_void;
+    let mut arg = params as *const P as *mut c_void;
     // SAFETY: zero is a valid bit pattern for this plain C struct; the value is set below.
     let mut attr: cu::CUlaunchAttribute = unsafe { std::mem::zeroed() };
     attr.id = cu::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
@@ -372,7 +373,7 @@ fn launch(
         attrs: &mut attr,
         numAttrs: pdl as u32,
     };
-    // SAFETY: `config` and `attr` outlive the call; the kernel takes one KernelParams by value.
+    // SAFETY: `config` and `attr` outlive the call; the kernel takes one `P` by value.
     let r = unsafe { cu::cuLaunchKernelEx(&config, f.0, &mut arg, std::ptr::null_mut()) };
     check(r, &format!("launch of {name} grid {grid:?}"))
 }
@@ -720,23 +721,17 @@ pub unsafe fn merge_states(
         num_heads: num_heads as i32,
         pad_: 0,
     };
-    let mut arg = &mp as *const MergeParams as *mut c_void;
-    let r = unsafe {
-        cu::cuLaunchKernel(
-            f.0,
-            num_rows as u32,
-            num_heads as u32,
-            1,
-            head_dim as u32,
-            1,
-            1,
-            0,
-            stream as cu::CUstream,
-            &mut arg,
-            std::ptr::null_mut(),
-        )
-    };
-    check(r, &format!("launch of {}", var.name()))
+    // No PDL: kernels/merge_states.cu does not wait for the previous kernel of the stream.
+    launch(
+        f,
+        (num_rows as u32, num_heads as u32, 1),
+        head_dim as u32,
+        0,
+        stream as cu::CUstream,
+        false,
+        &mp,
+        &var.name(),
+    )
 }
 
 #[cfg(test)]
