@@ -131,7 +131,7 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
     }
   }
 #endif
-  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
+  cp_async_mbar_arrive(bar);
 }
 
 template <int NT>
