@@ -1,15 +1,15 @@
 // Prefill: FlashAttention-2-style forward with Skip-Softmax (SPEC section 1).
 //
 // One CTA: 128 query rows of one (sequence, query head) against all visible KV tiles of 64
-// keys, visited last to first (plan: block_m 64, block_n 64, 1 split, reverse_kv 1: each warp
-// pair's 64 rows are one row tile of the plan). 4 warps, each owning 32 query rows as two m16 atoms, so every K/V fragment
-// read from shared memory feeds two mma.sync (m16n8k16, fp32 accumulation); online softmax in
-// the exp2 domain. Pipeline per tile j (cp.async, K single-buffered, V double-buffered):
-//   issue V_j | wait K_j | S = Q K_j^T | barrier (+ the skip vote) | issue K_{j-1} | softmax |
+// keys, visited last to first (plan: block_m 16, block_n 64, 1 split, reverse_kv 1: each m16
+// atom's 16 rows are one row tile of the plan). 4 warps, each owning 32 query rows as two m16
+// atoms, so every K/V fragment read from shared memory feeds two mma.sync (m16n8k16, fp32
+// accumulation); online softmax in the exp2 domain. Pipeline per tile j (cp.async, K
+// single-buffered, V double-buffered):
+//   issue V_j | wait K_j | S = Q K_j^T | skip votes | barrier | issue K_{j-1} | softmax |
 //   wait V_j | O += P V_j.
-// With SKIP every warp votes for its 32 rows (__all_sync) and publishes a flag before the
-// barrier that frees sK; a warp pair skips the tile when both its flags are set. The dense
-// specialisation contains no vote at all.
+// With SKIP every warp votes for each of its two atoms (__all_sync); a skipped atom leaves out
+// its softmax and its P V. The dense specialisation contains no vote at all.
 
 #define BM 128
 #define BN 64
@@ -41,13 +41,9 @@ DEVI void load_tile(const KernelParams &p, const Seq &s, int b, int head, u32 ds
 extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
   pdl_wait();
-#if SKIP
-  __shared__ __align__(8) unsigned char vflags[2 * NWARPS];
-#endif
 #if SWEEP
-  __shared__ u32 smask[2 * NWARPS];
-  __shared__ u32 scount[32];
-  if (threadIdx.x < 32) scount[threadIdx.x] = 0;  // only thread 0 touches it afterwards
+  __shared__ u32 scount[NWARPS][32];  // [warp][candidate]: only the warp's lane 0 touches its row
+  scount[threadIdx.x / 32][threadIdx.x % 32] = 0;
   __syncwarp();
 #endif
   const u32 sQ = smem_u32(smem);
@@ -64,12 +60,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
   // This thread's rows: row[mi][hh] = r0 + 32 warp + 16 mi + lane / 4 + 8 hh.
   const int rbase = r0 + warp * 32 + lane / 4;
 
-  // The CTA computes the KV tiles visible to any of its 128 rows (n_vis); each warp pair's 64
-  // rows are one row tile of the plan, which visits those of its own rows (nvp <= n_vis; the
-  // others are fully masked for it).
+  // The CTA computes the KV tiles visible to any of its 128 rows (n_vis); each atom's 16 rows
+  // are one row tile of the plan, which visits those of its own rows (nva <= n_vis; the others
+  // are fully masked for it).
   const int n_vis = visible_tiles(p, s, r0, BM, BN);
-  const int nvp[2] = {visible_tiles(p, s, r0, 64, BN), visible_tiles(p, s, r0 + 64, 64, BN)};
-  const int pair = warp / 2;
+  const int nva[2] = {visible_tiles(p, s, r0 + warp * 32, 16, BN), visible_tiles(p, s, r0 + warp * 32 + 16, 16, BN)};
 
   float O[2][HEAD_DIM / 8][4];
   #pragma unroll
@@ -147,53 +142,36 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
         mx[mi][hh] = warp_quad_max(x);
       }
     }
+    // skip[mi]: atom mi's 16 rows all vote to skip (warp-uniform). Tiles past an atom's own
+    // (j >= nva) are fully masked for it: skipped, not counted.
+    bool skip[2] = {false, false};
 #if SKIP
-    bool vote = true;
     #pragma unroll
-    for (int mi = 0; mi < 2; ++mi)
-      #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) vote = vote && row_votes_skip(mx[mi][hh], m[mi][hh], p);
-    const bool wvote = __all_sync(0xffffffffu, vote);
-    if (lane == 0) vflags[(j & 1) * NWARPS + warp] = wvote ? 1 : 0;
-    __syncthreads();  // also: everyone is done reading sK
-    // A warp pair's 64 rows skip together; tiles past a pair's own (j >= nvp) are fully
-    // masked for it: skipped, not counted.
-    const u32 flags = *(const volatile u32 *)(vflags + (j & 1) * NWARPS);
-    const bool skip = ((flags >> (16 * pair)) & 0xffffu) == 0x0101u;
-    if (threadIdx.x == 0)
-      skipped += (u32)((flags & 0xffffu) == 0x0101u && j < nvp[0]) + (u32)((flags >> 16) == 0x0101u && j < nvp[1]);
-#else
-#if SWEEP
-    {
-      u32 wmask = 0;
+    for (int mi = 0; mi < 2; ++mi) {
+      skip[mi] = __all_sync(0xffffffffu, row_votes_skip(mx[mi][0], m[mi][0], p) && row_votes_skip(mx[mi][1], m[mi][1], p));
+      if (lane == 0 && skip[mi] && j < nva[mi]) ++skipped;
+    }
+#elif SWEEP
+    #pragma unroll
+    for (int mi = 0; mi < 2; ++mi) {
+      u32 mask = 0;
       for (int c = 0; c < p.num_lambdas; ++c) {
-        bool v = true;
-        #pragma unroll
-        for (int mi = 0; mi < 2; ++mi)
-          #pragma unroll
-          for (int hh = 0; hh < 2; ++hh) v = v && row_votes_skip_at(mx[mi][hh], m[mi][hh], p.scale_log2, p.log2_lambdas[c]);
-        wmask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
+        const bool v = row_votes_skip_at(mx[mi][0], m[mi][0], p.scale_log2, p.log2_lambdas[c]) &&
+                       row_votes_skip_at(mx[mi][1], m[mi][1], p.scale_log2, p.log2_lambdas[c]);
+        mask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
       }
-      if (lane == 0) smask[(j & 1) * NWARPS + warp] = wmask;
+      if (lane == 0 && j < nva[mi]) sweep_count(scount[warp], mask);
     }
 #endif
     __syncthreads();  // everyone is done reading sK
-    const bool skip = false;
-#if SWEEP
-    if (threadIdx.x == 0) {
-      #pragma unroll
-      for (int pr = 0; pr < 2; ++pr)
-        if (j < nvp[pr]) sweep_count(scount, smask[(j & 1) * NWARPS + 2 * pr] & smask[(j & 1) * NWARPS + 2 * pr + 1]);
-    }
-#endif
-#endif
     if (j > 0) {
       load_tile<1, BN>(p, s, b, kh, sK, (j - 1) * BN, s.lk);
       cp_async_commit();
     }
-    // Online softmax (exp2 domain); a skipping pair leaves m, l and O as they are.
+    // Online softmax (exp2 domain); a skipped atom leaves m, l and O as they are.
     #pragma unroll
-    for (int mi = 0; mi < 2 && !skip; ++mi) {
+    for (int mi = 0; mi < 2; ++mi) {
+      if (skip[mi]) continue;
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         const float mn = fmaxf(m[mi][hh], mx[mi][hh]);
@@ -214,8 +192,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     }
     if (j > 0) cp_async_wait<1>(); else cp_async_wait<0>();
     __syncthreads();
-    if (skip) continue;
-    // O += P V.
+    if (skip[0] && skip[1]) continue;
+    // O += P V (of the kept atoms).
     #pragma unroll
     for (int kk = 0; kk < BN / 16; ++kk) {
       u32 a[2][4];
@@ -232,6 +210,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
         ldmatrix_x4_trans(b0, b1, b2, b3, vbuf + swz(kk * 16 + lane % 8 + ((lane / 8) % 2) * 8, dp * 2 + lane / 16, CH));
         #pragma unroll
         for (int mi = 0; mi < 2; ++mi) {
+          if (skip[mi]) continue;
           mma16816(O[mi][2 * dp], a[mi], b0, b1);
           mma16816(O[mi][2 * dp + 1], a[mi], b2, b3);
         }
@@ -246,8 +225,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     #pragma unroll
     for (int hh = 0; hh < 2; ++hh)
       store_prefill_row(p, s, b, h, rbase + mi * 16 + hh * 8, &O[mi][0][hh * 2], l[mi][hh], m[mi][hh]);
-  flush_stats(p, threadIdx.x == 0, (u64)(nvp[0] + nvp[1]), (u64)skipped);
+  flush_stats(p, lane == 0, (u64)(nva[0] + nva[1]), (u64)skipped);
 #if SWEEP
-  if (threadIdx.x == 0) sweep_flush(p, scount, (u64)(nvp[0] + nvp[1]));
+  if (lane == 0) sweep_flush(p, scount[warp], (u64)(nva[0] + nva[1]));
 #endif
 }

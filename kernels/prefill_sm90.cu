@@ -1,21 +1,30 @@
 // Prefill for Hopper (sm_90a): FlashAttention forward on warpgroup MMA (wgmma) with
-// Skip-Softmax (SPEC section 1). Same plan and decisions as kernels/prefill.cu (block_m 64,
+// Skip-Softmax (SPEC section 1). Same plan and decisions as kernels/prefill.cu (block_m 16,
 // block_n 64, 1 split, KV tiles visited last to first); only the arithmetic engine differs.
 //
-// One CTA = 128 query rows of one (sequence, query head) = two warpgroups of 64 rows; each
-// warpgroup's rows are one row tile of the plan and decide their skips alone. S = Q K^T reads
-// Q and K from shared memory; O += P V takes the bf16/fp16 probabilities P from registers and V
-// from shared memory. Tiles live in 128-byte-swizzled layout (rows of 64 elements, 16-byte
-// chunk c of row r at c ^ (r % 8); a 128-column head is two such blocks), the canonical K-major
-// layout for Q and K and N-major (transposed B) layout for V.
+// One CTA = 128 query rows of one (sequence, query head) = two consumer warpgroups of 64 rows;
+// each warp's 16 rows are one row tile of the plan and decide their skips alone (a warp vote).
+// S = Q K^T reads Q and K from shared memory; O += P V takes the bf16/fp16 probabilities P from
+// registers and V from shared memory. Tiles live in 128-byte-swizzled layout (rows of 64
+// elements, 16-byte chunk c of row r at c ^ (r % 8); a 128-column head is two such blocks), the
+// canonical K-major layout for Q and K and N-major (transposed B) layout for V.
 //
-// K/V ring of NB slots on mbarriers: all 256 threads copy their share of visit t + AHEAD with
-// cp.async once every warp has released the slot (empty barrier), wait for their own copies of
-// visit t + 1, fence them to the async proxy and arrive on its full barrier. The warpgroups take
-// turns on the tensor cores (FA3's ping-pong, two named barriers): in its turn a warpgroup
-// issues S_t and the P V of its previous kept visit, then hands over, so one warpgroup's
-// softmax runs while the other's MMAs do. No CTA-wide barrier in the loop; the skip
-// specialisation adds one 128-thread barrier-and per visit (the warpgroup's vote). The dense
+// Warp specialisation (FA3's layout): a third, producer warpgroup issues every copy (Q, then K
+// and V of each visit into a ring of NB slots as soon as the slot is free) and holds few
+// registers (setmaxnreg); it publishes a visit on the slot's full mbarrier once its copies have
+// landed and are fenced to the async proxy. The two consumer warpgroups only compute: they wait
+// on the full barrier and release the slot on its empty barrier once its P V is done. The
+// consumer warpgroups take turns on the tensor cores (FA3's ping-pong, two named barriers): in
+// its turn a warpgroup issues S_t and the P V of its previous visit, then hands over, so one
+// warpgroup's softmax runs while the other's MMAs do. No CTA-wide barrier in the loop.
+//
+// Skipping: a warp whose 16 rows all vote to skip visit t leaves out its softmax and zeroes its
+// part of P_t; the warpgroup's P V_t (one wgmma for its 64 rows) is issued in the next turn
+// unless all four warps skipped. The warps leave their decisions in shared memory and read them
+// after the next turn barrier, which they pass anyway, so the skip specialisation adds no
+// barrier to the dense loop (with 64-row tiles, the warpgroup's 128-thread barrier-and per
+// visit held the skip kernel with nothing skipped at 0.79-0.83x of dense, with warp tiles
+// 0.90-0.92x; bench/RESULTS.md, session 5). The dense
 // specialisation contains no vote. (Issuing S_{t+1} in the same turn as P V_{t-1}, FA3's
 // intra-warpgroup overlap on top of this, measured 5-10 % slower: bench/RESULTS.md, run 20b.)
 //
@@ -31,9 +40,13 @@
 
 #define BM 128
 #define BN 64
-#define NTHREADS 256
+#define NTHREADS 384  // consumer warpgroups 0 and 1, producer warpgroup 2
+#define PTHREADS 128  // producer threads
 #define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs, 5)
-#define AHEAD 2  // visits whose copies are in flight ahead of the one computed
+// Registers per thread after the split (setmaxnreg; 128 x 56 + 256 x 224 = 384 x 168, what the
+// launch bounds give every thread at launch).
+#define PRODUCER_REGS 56
+#define CONSUMER_REGS 224
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
 #define Q_BYTES (BM * HEAD_DIM * 2)
 #define KV_BYTES (BN * HEAD_DIM * 2)
@@ -112,17 +125,15 @@ template <int TB> DEVI void wgmma_n128(float (&d)[64], const u32 (&a)[4], u64 db
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d), "n"(TB));
 }
 
-#define KV_ITERS (BN * CH / NTHREADS)  // K/V rows each thread copies per tile (one 16-byte chunk each)
+// The producer's copies: thread `pt` (0..127) copies 16-byte chunk pt % CH of rows
+// pt / CH + i * P_RSTEP. P_RSTEP is a multiple of 8, so those rows share one swizzle pattern.
+#define P_ITERS (BN * CH / PTHREADS)
+#define P_RSTEP (PTHREADS / CH)
 
-// Where this thread's K or V chunks come from. It copies chunk tid % CH of tile rows
-// tid / CH + i * (NTHREADS / CH); `soff` holds their swizzled shared-memory offsets.
-// Contiguous and ragged layouts: `row` points (in bytes) at those rows of tile 0 and a tile
-// is `tile_bytes` further each; the 64-bit address arithmetic is done once per CTA, not per
-// tile. Paged layouts look each row's page up in the block table.
+// Where K or V comes from: contiguous and ragged layouts: row 0 of this (sequence, KV head);
+// paged: the page pool (each row's page is looked up in the block table).
 struct KvSrc {
-  const char *row[KV_ITERS];
-  i64 tile_bytes;
-  const u16 *g;  // row 0 of this (sequence, KV head), or the page pool (paged)
+  const u16 *g;
   i64 bs, rs, hs;
 };
 
@@ -134,10 +145,6 @@ DEVI KvSrc kv_src(const KernelParams &p, const Seq &s, int b, int kh, const u16 
 #else
   k.g = base + kv_offset(p, s, b, 0, kh, bs, rs, hs);
 #endif
-  k.tile_bytes = (i64)BN * rs * 2;
-  #pragma unroll
-  for (int i = 0; i < KV_ITERS; ++i)
-    k.row[i] = (const char *)(k.g + (i64)(threadIdx.x / CH + i * (NTHREADS / CH)) * rs + (threadIdx.x % CH) * 8);
   return k;
 }
 
@@ -145,76 +152,70 @@ DEVI void cp_async16_full(u32 dst, const void *src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
 }
 
-// K or V tile j (rows j * BN ...) into a swizzled buffer; rows at or past the sequence's end are
-// zero-filled (only the last tile has any).
-DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSrc &k, u32 dst, int j,
-                  const u32 (&soff)[KV_ITERS]) {
-  const int rem = s.lk - j * BN;
-#if !PAGED
-  const i64 off = (i64)j * k.tile_bytes;
+// K or V tile j (rows j * BN ...) into a swizzled buffer, this producer thread's share; rows at or
+// past the sequence's end are zero-filled (only the last tile has any).
+DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSrc &k, u32 dst, int j, int pt) {
+  const int c = pt % CH, r0 = pt / CH, rem = s.lk - j * BN;
+  dst += swz128(BN, r0, c);
+#if PAGED
+  #pragma unroll
+  for (int i = 0; i < P_ITERS; ++i) {
+    const int r = r0 + i * P_RSTEP;
+    const bool valid = r < rem;
+    const u16 *src = valid ? k.g + kv_offset(p, s, b, j * BN + r, kh, k.bs, k.rs, k.hs) + c * 8 : k.g;
+    cp_async16(dst + i * P_RSTEP * 128, src, valid);
+  }
+#else
+  (void)p, (void)b, (void)kh;
+  const u16 *src = k.g + (i64)(j * BN + r0) * k.rs + c * 8;
+  const i64 step = (i64)P_RSTEP * k.rs;
   if (rem >= BN) {
     #pragma unroll
-    for (int i = 0; i < KV_ITERS; ++i) cp_async16_full(dst + soff[i], k.row[i] + off);
-    return;
+    for (int i = 0; i < P_ITERS; ++i, src += step) cp_async16_full(dst + i * P_RSTEP * 128, src);
+  } else {
+    #pragma unroll
+    for (int i = 0; i < P_ITERS; ++i, src += step) {
+      const bool valid = r0 + i * P_RSTEP < rem;
+      cp_async16(dst + i * P_RSTEP * 128, valid ? (const void *)src : (const void *)k.g, valid);
+    }
   }
 #endif
-  #pragma unroll
-  for (int i = 0; i < KV_ITERS; ++i) {
-    const int r = threadIdx.x / CH + i * (NTHREADS / CH);
-    const bool valid = r < rem;
-#if PAGED
-    const u16 *src = valid ? k.g + kv_offset(p, s, b, j * BN + r, kh, k.bs, k.rs, k.hs) + (threadIdx.x % CH) * 8 : k.g;
-#else
-    const void *src = valid ? (const void *)(k.row[i] + off) : (const void *)k.g;
-#endif
-    cp_async16(dst + soff[i], src, valid);
-  }
 }
 
-DEVI void load_q(const KernelParams &p, const Seq &s, int b, int h, u32 dst, int r0) {
-  const int tid = threadIdx.x;
-  const int chunk = tid % CH;
+DEVI void load_q(const KernelParams &p, const Seq &s, int b, int h, u32 dst, int r0, int pt) {
+  const int chunk = pt % CH;
   #pragma unroll
-  for (int i = 0; i < BM * CH / NTHREADS; ++i) {
-    const int r = tid / CH + i * (NTHREADS / CH);
+  for (int i = 0; i < BM * CH / PTHREADS; ++i) {
+    const int r = pt / CH + i * P_RSTEP;
     const bool valid = r0 + r < s.lq;
     const u16 *src = p.q + (valid ? q_offset(p, s, b, r0 + r, h, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
     cp_async16(dst + swz128(BM, r, chunk), src + chunk * 8, valid);
   }
 }
 
-// Named barriers (ids 1-6; 0 is __syncthreads): the tensor-core turns of the two warpgroups,
-// and each warpgroup's own vote and sweep exchange.
-#define BAR_TURN 1   // + wg: "warpgroup wg may issue its MMAs" (256 threads: 128 sync, 128 arrive)
-#define BAR_VOTE 3   // + wg (128 threads)
-#define BAR_SWEEP 5  // + wg (128 threads)
+// Named barriers 1 and 2 (0 is __syncthreads): the tensor-core turns of the two consumer
+// warpgroups.
+#define BAR_TURN 1  // + wg: "warpgroup wg may issue its MMAs" (256 threads: 128 sync, 128 arrive)
 DEVI void named_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
 DEVI void named_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
-#if SKIP
-// Barrier-and over the `n` threads of barrier `id`.
-DEVI bool named_and(int id, int n, bool v) {
-  u32 r;
-  asm volatile(
-      "{\n .reg .pred p, q;\n setp.ne.u32 p, %1, 0;\n barrier.red.and.pred q, %2, %3, p;\n selp.u32 %0, 1, 0, q;\n}\n"
-      : "=r"(r) : "r"((u32)v), "r"(id), "r"(n) : "memory");
-  return r != 0;
-}
-#endif
 
 extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(1024) unsigned char smem[];
-  __shared__ __align__(8) u64 bars[2 * NB];  // full[NB] | empty[NB]
+  __shared__ __align__(8) u64 bars[2 * NB + 1];  // full[NB] | empty[NB] | Q
   pdl_wait();
+#if SKIP
+  __shared__ u32 wkeep[2][2];  // [warpgroup][visit & 1]: byte w = warp w kept the visit
+  if (threadIdx.x < 4) wkeep[threadIdx.x / 2][threadIdx.x % 2] = 0;  // read after __syncthreads
+#endif
 #if SWEEP
-  __shared__ u32 smask[2][2][4];  // [visit & 1][warpgroup][warp]
-  __shared__ u32 scount[2][32];   // [warpgroup][candidate]
-  if (threadIdx.x < 64) scount[threadIdx.x / 32][threadIdx.x % 32] = 0;  // read after __syncthreads
+  __shared__ u32 scount[8][32];  // [consumer warp][candidate]
+  for (int i = threadIdx.x; i < 8 * 32; i += NTHREADS) scount[i / 32][i % 32] = 0;  // read after __syncthreads
 #endif
   // The swizzle pattern is a function of the address: tiles start on 1024-byte boundaries.
   const u32 sQ = (smem_u32(smem) + 1023u) & ~1023u;
   const u32 sK = sQ + Q_BYTES;        // NB buffers
   const u32 sV = sK + NB * KV_BYTES;  // NB buffers
-  const u32 full0 = smem_u32(bars), empty0 = full0 + NB * 8;
+  const u32 full0 = smem_u32(bars), empty0 = full0 + NB * 8, qfull = full0 + 2 * NB * 8;
 
   const int mb = gridDim.x - 1 - blockIdx.x;  // longest (causal) blocks first
   const int h = blockIdx.y, b = blockIdx.z;
@@ -222,44 +223,61 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   const Seq s = load_seq(p, b);
   const int r0 = mb * BM;
   if (r0 >= s.lq) return;
-  const int wg = threadIdx.x / 128, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
-  const bool leader = threadIdx.x % 128 == 0;
+  // The warpgroup index through a shuffle: the compiler then knows it (and the role branch below)
+  // is warp-uniform and keeps the loop's bookkeeping in uniform registers (CUTLASS does the same).
+  const int wg = __shfl_sync(0xffffffffu, threadIdx.x / 128, 0);
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
   // This thread's rows: rbase and rbase + 8 (wgmma accumulator layout, 16 rows per warp).
   const int rbase = r0 + wg * 64 + warp * 16 + lane / 4;
 
   // The CTA loads and computes the KV tiles visible to any of its 128 rows (n_vis); each
-  // warpgroup's 64 rows are one row tile of the plan, which visits those of its own rows
-  // (nv <= n_vis; the others are fully masked for it).
+  // warp's 16 rows are one row tile of the plan, which visits those of its own rows (nvw <=
+  // n_vis; the others are fully masked for it).
   const int n_vis = visible_tiles(p, s, r0, BM, BN);
-  const int nv = visible_tiles(p, s, r0 + wg * 64, 64, BN);
+  const int nvw = visible_tiles(p, s, rbase - lane / 4, 16, BN);
 
   if (threadIdx.x == 0) {
     for (int i = 0; i < NB; ++i) {
-      mbar_init(full0 + 8 * i, NTHREADS);
-      mbar_init(empty0 + 8 * i, NTHREADS / 32);
+      mbar_init(full0 + 8 * i, PTHREADS);  // one arrival per producer thread when its copies land
+      mbar_init(empty0 + 8 * i, 8);        // one per consumer warp when the slot is free again
     }
+    mbar_init(qfull, PTHREADS);
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();  // the mbarriers (and the sweep counters) are initialised
 
-  const KvSrc ksrc = kv_src(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
-  const KvSrc vsrc = kv_src(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
-  u32 soff[KV_ITERS];  // this thread's swizzled offsets within a K/V tile
-  #pragma unroll
-  for (int i = 0; i < KV_ITERS; ++i) soff[i] = swz128(BN, threadIdx.x / CH + i * (NTHREADS / CH), threadIdx.x % CH);
-  // Visit t (0, 1, ...) is KV tile n_vis - 1 - t, held in slot t % NB. Every thread copies its
-  // share of K and V of visit t once all warps released the slot's previous visit (t - NB).
-  auto issue_visit = [&](int t) {
-    const int slot = t % NB, j = n_vis - 1 - t;
-    if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
-    load_kv(p, s, b, kh, ksrc, sK + (u32)slot * KV_BYTES, j, soff);
-    load_kv(p, s, b, kh, vsrc, sV + (u32)slot * KV_BYTES, j, soff);
-  };
-  // Publishes this thread's completed copies of visit t to both warpgroups' tensor cores.
-  auto publish_visit = [&](int t) {
-    fence_async_smem();
-    mbar_arrive(full0 + 8 * (t % NB));
-  };
+  if (wg == 2) {
+    // The producer: Q, then K and V of visit t (KV tile n_vis - 1 - t) into slot t % NB once
+    // the consumers released the slot's previous visit (t - NB).
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGS));
+    // Each visit's copies are one cp.async group; once visit t + 1's are issued, the thread
+    // waits for its copies of visit t, fences them to the async proxy (the tensor cores read
+    // them) and arrives on the slot's full barrier. Q travels with visit 0.
+    const int pt = threadIdx.x - 2 * 128;
+    if (n_vis > 0) {
+      load_q(p, s, b, h, sQ, r0, pt);
+      const KvSrc ksrc = kv_src(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
+      const KvSrc vsrc = kv_src(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
+      for (int t = 0; t <= n_vis; ++t) {
+        if (t < n_vis) {
+          const int slot = t % NB, j = n_vis - 1 - t;
+          if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
+          load_kv(p, s, b, kh, ksrc, sK + (u32)slot * KV_BYTES, j, pt);
+          load_kv(p, s, b, kh, vsrc, sV + (u32)slot * KV_BYTES, j, pt);
+        }
+        cp_async_commit();
+        if (t > 0) {
+          cp_async_wait<1>();
+          fence_async_smem();
+          if (t == 1) mbar_arrive(qfull);
+          mbar_arrive(full0 + 8 * ((t - 1) % NB));
+        }
+      }
+    }
+    cp_async_wait<0>();
+    return;
+  }
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGS));
 
   float O[HEAD_DIM / 2];
   #pragma unroll
@@ -296,25 +314,28 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
 
   // Visit t. The warpgroups take turns on the tensor cores (FA3's ping-pong): in its turn a
   // warpgroup issues S_t = Q K_t^T and the P V of visit t - 1, then hands the turn over, so the
-  // other warpgroup's MMAs run during this one's softmax. Then: copies of visit t + AHEAD |
-  // wait S_t | mask, row max, vote (SKIP: barrier-and over the warpgroup) | softmax of S_t into
-  // Pc | wait P V_{t-1}, release its slot | rescale O. `Pp` holds P of visit t - 1.
+  // other warpgroup's MMAs run during this one's softmax. Then: wait S_t | mask, row max, vote
+  // (SKIP: barrier-and over the warpgroup) | softmax of S_t into Pc | wait P V_{t-1}, release
+  // its slot | rescale O. `Pp` holds P of visit t - 1.
   auto visit = [&](const int t, u32(&Pc)[BN / 16][4], const u32(&Pp)[BN / 16][4]) {
     const int j = n_vis - 1 - t, slot = t % NB;
     // Warp-uniform for ptxas (a vote), so the conditional wgmma is not on a divergent path.
+#if !SKIP
     pend = __all_sync(0xffffffffu, pend);
-    mbar_wait(full0 + 8 * slot, (u32)(t / NB) & 1u);
+#endif
+    mbar_wait(full0 + 8 * slot, (u32)(t / NB) & 1u);  // the producer's copies of visit t
     named_sync(BAR_TURN + wg, 2 * 128);
+#if SKIP
+    // P V of visit t - 1 if any warp of this warpgroup kept it (each wrote its vote before the
+    // turn barrier); a vote of all lanes so ptxas sees a warp-uniform condition.
+    pend = __all_sync(0xffffffffu, t > 0 && *(volatile u32 *)&wkeep[wg][(t - 1) & 1] != 0u);
+#endif
     wg_fence();
     issue_s(S, slot);
     wg_commit();
     if (pend) issue_pv(Pp, (t + NB - 1) % NB);
     wg_commit();  // possibly empty: S_t is always the second-newest group
     named_arrive(BAR_TURN + (wg ^ 1), 2 * 128);
-    if (t + AHEAD < n_vis) issue_visit(t + AHEAD);
-    cp_async_commit();
-    cp_async_wait<AHEAD - 1>();  // this thread's copies of visit t + 1
-    if (t + 1 < n_vis) publish_visit(t + 1);
     wg_wait<1>();
     reg_fence(S);
 
@@ -352,9 +373,13 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
       mx[hh] = warp_quad_max(x);
     }
 #if SKIP
-    // Visits past this warpgroup's own tiles (j >= nv) are fully masked: skipped, not counted.
-    const bool skip = named_and(BAR_VOTE + wg, 128, row_votes_skip(mx[0], m[0], p) && row_votes_skip(mx[1], m[1], p));
-    if (skip && j < nv) ++skipped;
+    // The warp's 16 rows are one row tile: it skips when all of them vote so (a warp vote, no
+    // barrier). Visits past the warp's own tiles (j >= nvw) are fully masked: skipped, not
+    // counted. The warpgroup's P V of this visit runs if any of its warps kept it: each warp
+    // leaves its decision in wkeep, read after the next turn barrier.
+    const bool skip = __all_sync(0xffffffffu, row_votes_skip(mx[0], m[0], p) && row_votes_skip(mx[1], m[1], p));
+    if (skip && j < nvw) ++skipped;
+    if (lane == 0) ((volatile unsigned char *)&wkeep[wg][t & 1])[warp] = skip ? 0 : 1;
 #else
 #if SWEEP
     {
@@ -364,9 +389,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
                        row_votes_skip_at(mx[1], m[1], p.scale_log2, p.log2_lambdas[c]);
         wmask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
       }
-      if (lane == 0) smask[t & 1][wg][warp] = wmask;
-      named_sync(BAR_SWEEP + wg, 128);
-      if (leader && j < nv) sweep_count(scount[wg], smask[t & 1][wg][0] & smask[t & 1][wg][1] & smask[t & 1][wg][2] & smask[t & 1][wg][3]);
+      if (lane == 0 && j < nvw) sweep_count(scount[wg * 4 + warp], wmask);
     }
 #endif
     const bool skip = false;
@@ -409,6 +432,13 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
         Pc[kk][3] = pack2(P[kk * 8 + 6], P[kk * 8 + 7]);
       }
     }
+#if SKIP
+    else {
+      // Another warp of the warpgroup may keep the visit: this warp's rows then add nothing.
+      #pragma unroll
+      for (int kk = 0; kk < BN / 16; ++kk) Pc[kk][0] = Pc[kk][1] = Pc[kk][2] = Pc[kk][3] = 0u;
+    }
+#endif
     wg_wait<0>();  // unconditional: ptxas then knows O is free on every path
     reg_fence(O);
     // Visit t - 1 is done with its slot (its S long ago, its P V now).
@@ -425,17 +455,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   };
 
   if (n_vis > 0) {
-    // cp.async groups: {Q, visit 0}, {visit 1}, ..., {visit AHEAD - 1}; then one per visit t
-    // ({visit t + AHEAD}, possibly empty).
-    load_q(p, s, b, h, sQ, r0);
-    #pragma unroll
-    for (int t = 0; t < AHEAD; ++t) {
-      if (t < n_vis) issue_visit(t);
-      cp_async_commit();
-    }
-    cp_async_wait<AHEAD - 1>();
-    publish_visit(0);
-    __syncthreads();  // Q visible to all
+    mbar_wait(qfull, 0);  // Q has landed
     if (wg == 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
 
     // Two visits per trip so the probability buffers swap roles without copies.
@@ -449,7 +469,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     // The last turn: P V of the last visit (in PA when n_vis is odd). Warpgroup 1 hands no
     // turn back (the turns balance).
     named_sync(BAR_TURN + wg, 2 * 128);
+#if SKIP
+    pend = __all_sync(0xffffffffu, *(volatile u32 *)&wkeep[wg][(n_vis - 1) & 1] != 0u);
+#else
     pend = __all_sync(0xffffffffu, pend);
+#endif
     if (pend) {
       wg_fence();
       if (n_vis & 1) issue_pv(PA, (n_vis - 1) % NB);
@@ -460,13 +484,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     wg_wait<0>();  // unconditional: ptxas then knows O is free on every path
     reg_fence(O);
   }
-  cp_async_wait<0>();
 
   // Epilogue: normalise, write O and the natural-log LSE.
   #pragma unroll
   for (int hh = 0; hh < 2; ++hh) store_prefill_row(p, s, b, h, rbase + hh * 8, &O[hh * 2], l[hh], m[hh]);
-  flush_stats(p, leader, (u64)nv, (u64)skipped);
+  flush_stats(p, lane == 0, (u64)nvw, (u64)skipped);
 #if SWEEP
-  if (leader) sweep_flush(p, scount[wg], (u64)nv);
+  if (lane == 0) sweep_flush(p, scount[wg * 4 + warp], (u64)nvw);
 #endif
 }

@@ -285,7 +285,8 @@ struct KernelParams {
 
 // Block sizes of the kernels (private: they are not part of the C header).
 const PREFILL_THREADS: u32 = 128;
-const PREFILL_SM90_THREADS: u32 = 256;
+/// Two consumer warpgroups and one producer warpgroup (kernels/prefill_sm90.cu).
+const PREFILL_SM90_THREADS: u32 = 384;
 const DECODE_THREADS: u32 = 256;
 const DECODE_SM90_THREADS: u32 = 128;
 
