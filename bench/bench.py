@@ -28,15 +28,22 @@ except ImportError:  # pragma: no cover
     SDPBackend = sdpa_kernel = None
 
 
-def timeit(fn, warmup=3, iters=10):
-    """Mean GPU time of `iters` back-to-back calls, measured with CUDA events. Host launch
-    overhead overlaps the GPU work, as in a serving engine that queues kernels ahead: a short
-    device-side sleep before the first event lets the host queue the first calls, so the time of
-    the first call's host work is not counted (for either library)."""
+def timeit(fn, warmup=3, iters=10, min_ms=20.0):
+    """Mean GPU time of back-to-back calls, measured with CUDA events: at least `iters` calls and
+    at least `min_ms` of GPU time (short calls get more iterations, so clock ramps and event
+    granularity do not dominate; the warm-up calls give the estimate). Host launch overhead
+    overlaps the GPU work, as in a serving engine that queues kernels ahead: a short device-side
+    sleep before the first event lets the host queue the first calls, so the time of the first
+    call's host work is not counted (for either library)."""
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    fn()
+    torch.cuda.synchronize()
+    a.record()
     for _ in range(warmup):
         fn()
-    torch.cuda.synchronize()
-    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    b.record()
+    b.synchronize()
+    iters = max(iters, math.ceil(min_ms / max(a.elapsed_time(b) / warmup, 1e-3)))
     torch.cuda._sleep(1_000_000)  # about 0.5 ms at the H200's clock
     a.record()
     for _ in range(iters):

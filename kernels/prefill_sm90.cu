@@ -309,21 +309,24 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     }
   };
 
-  float S[32];  // raw scores of the current visit
   bool pend = false;  // the previous visit was kept: its P V is issued in this visit's turn
 
   // Visit t. The warpgroups take turns on the tensor cores (FA3's ping-pong): in its turn a
-  // warpgroup issues S_t = Q K_t^T and the P V of visit t - 1, then hands the turn over, so the
-  // other warpgroup's MMAs run during this one's softmax. Then: wait S_t | mask, row max, vote
-  // (SKIP: barrier-and over the warpgroup) | softmax of S_t into Pc | wait P V_{t-1}, release
-  // its slot | rescale O. `Pp` holds P of visit t - 1.
-  auto visit = [&](const int t, u32(&Pc)[BN / 16][4], const u32(&Pp)[BN / 16][4]) {
-    const int j = n_vis - 1 - t, slot = t % NB;
+  // warpgroup issues the P V of visit t - 1 and S_{t+1} = Q K_{t+1}^T into `Sn`, then hands the
+  // turn over, so the other warpgroup's MMAs run during this one's softmax. Then, on S_t (in
+  // `S`, complete since the end of visit t - 1): mask, row max, vote (SKIP: a warp vote) |
+  // softmax into Pc | wait P V_{t-1} and S_{t+1}, release visit t - 1's slot | rescale O. `Pp`
+  // holds P of visit t - 1. Nothing is in flight between visits (ptxas serialises a wgmma
+  // pipeline that crosses the loop's back edge, C7515); a warpgroup still never waits for the
+  // latency of the Q K^T it is about to process (+1-2 % dense, session 5).
+  auto visit = [&](const int t, float(&S)[32], float(&Sn)[32], u32(&Pc)[BN / 16][4], const u32(&Pp)[BN / 16][4]) {
+    const int j = n_vis - 1 - t;
     // Warp-uniform for ptxas (a vote), so the conditional wgmma is not on a divergent path.
 #if !SKIP
     pend = __all_sync(0xffffffffu, pend);
 #endif
-    mbar_wait(full0 + 8 * slot, (u32)(t / NB) & 1u);  // the producer's copies of visit t
+    const bool more = t + 1 < n_vis;
+    if (more) mbar_wait(full0 + 8 * ((t + 1) % NB), (u32)((t + 1) / NB) & 1u);  // copies of visit t + 1
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
     // P V of visit t - 1 if any warp of this warpgroup kept it (each wrote its vote before the
@@ -331,12 +334,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     pend = __all_sync(0xffffffffu, t > 0 && *(volatile u32 *)&wkeep[wg][(t - 1) & 1] != 0u);
 #endif
     wg_fence();
-    issue_s(S, slot);
-    wg_commit();
     if (pend) issue_pv(Pp, (t + NB - 1) % NB);
-    wg_commit();  // possibly empty: S_t is always the second-newest group
+    wg_commit();  // possibly empty
+    if (more) issue_s(Sn, (t + 1) % NB);
+    wg_commit();  // possibly empty
     named_arrive(BAR_TURN + (wg ^ 1), 2 * 128);
-    wg_wait<1>();
+    // S_t completed at the end of the last visit; P V_{t-1} and S_{t+1} run while it is processed.
     reg_fence(S);
 
     // Keys past the sequence, past the causal limit, and padding rows are masked: left out of
@@ -439,8 +442,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
       for (int kk = 0; kk < BN / 16; ++kk) Pc[kk][0] = Pc[kk][1] = Pc[kk][2] = Pc[kk][3] = 0u;
     }
 #endif
-    wg_wait<0>();  // unconditional: ptxas then knows O is free on every path
+    wg_wait<0>();  // P V_{t-1} and S_{t+1}; unconditional: ptxas then knows O is free on every path
     reg_fence(O);
+    reg_fence(Sn);
     // Visit t - 1 is done with its slot (its S long ago, its P V now).
     if (t > 0 && lane == 0) mbar_arrive(empty0 + 8 * ((t + NB - 1) % NB));
     // Rescale O only when some row's maximum moved (al == 1 exactly otherwise).
@@ -455,17 +459,26 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   };
 
   if (n_vis > 0) {
+    // S of visit t + 1 is issued in visit t's turn, so a warpgroup never waits for the latency
+    // of its own Q K^T; S_0 goes out before the first turn.
+    float SA[32], SB[32];
     mbar_wait(qfull, 0);  // Q has landed
+    mbar_wait(full0, 0);  // and visit 0
+    wg_fence();
+    issue_s(SA, 0);
+    wg_commit();
+    wg_wait<0>();
+    reg_fence(SA);
     if (wg == 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
 
-    // Two visits per trip so the probability buffers swap roles without copies.
+    // Two visits per trip so the score and probability buffers swap roles without copies.
     u32 PA[BN / 16][4], PB[BN / 16][4];
     int t = 0;
     for (; t + 1 < n_vis; t += 2) {
-      visit(t, PA, PB);
-      visit(t + 1, PB, PA);
+      visit(t, SA, SB, PA, PB);
+      visit(t + 1, SB, SA, PB, PA);
     }
-    if (t < n_vis) visit(t, PA, PB);
+    if (t < n_vis) visit(t, SA, SB, PA, PB);
     // The last turn: P V of the last visit (in PA when n_vis is odd). Warpgroup 1 hands no
     // turn back (the turns balance).
     named_sync(BAR_TURN + wg, 2 * 128);
