@@ -40,7 +40,9 @@ DEVI void load_tile(const KernelParams &p, const Seq &s, int b, int head, u32 ds
 
 extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
+  __shared__ u32 counts[2];  // the CTA's visited and skipped tiles
   pdl_wait();
+  if (threadIdx.x < 2) counts[threadIdx.x] = 0;
 #if SWEEP
   __shared__ u32 scount[NWARPS][32];  // [warp][candidate]: only the warp's lane 0 touches its row
   scount[threadIdx.x / 32][threadIdx.x % 32] = 0;
@@ -56,6 +58,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
   const Seq s = load_seq(p, b);
   const int r0 = mb * BM;
   if (r0 >= s.lq) return;
+  __syncthreads();  // `counts` is initialised
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   // This thread's rows: row[mi][hh] = r0 + 32 warp + 16 mi + lane / 4 + 8 hh.
   const int rbase = r0 + warp * 32 + lane / 4;
@@ -225,8 +228,18 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     #pragma unroll
     for (int hh = 0; hh < 2; ++hh)
       store_prefill_row(p, s, b, h, rbase + mi * 16 + hh * 8, &O[mi][0][hh * 2], l[mi][hh], m[mi][hh]);
-  flush_stats(p, lane == 0, (u64)(nva[0] + nva[1]), (u64)skipped);
+  // The warps' counts are summed in shared memory and flushed with one atomic per counter per CTA.
+  if (lane == 0) {
+    atomicAdd(&counts[0], (u32)(nva[0] + nva[1]));
+    atomicAdd(&counts[1], skipped);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    flush_stats(p, true, (u64)counts[0], (u64)counts[1]);
 #if SWEEP
-  if (lane == 0) sweep_flush(p, scount[warp], (u64)(nva[0] + nva[1]));
+    for (int c = 0; c < p.num_lambdas; ++c)
+      for (int w = 1; w < NWARPS; ++w) scount[0][c] += scount[w][c];
+    sweep_flush(p, scount[0], (u64)counts[0]);
 #endif
+  }
 }

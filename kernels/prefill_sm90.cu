@@ -196,13 +196,16 @@ DEVI void load_q(const KernelParams &p, const Seq &s, int b, int h, u32 dst, int
 // Named barriers 1 and 2 (0 is __syncthreads): the tensor-core turns of the two consumer
 // warpgroups.
 #define BAR_TURN 1  // + wg: "warpgroup wg may issue its MMAs" (256 threads: 128 sync, 128 arrive)
+#define BAR_END 3   // the consumers' counts are summed (256 threads)
 DEVI void named_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
 DEVI void named_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
 
 extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(1024) unsigned char smem[];
   __shared__ __align__(8) u64 bars[2 * NB + 1];  // full[NB] | empty[NB] | Q
+  __shared__ u32 counts[2];                       // the CTA's visited and skipped tiles
   pdl_wait();
+  if (threadIdx.x < 2) counts[threadIdx.x] = 0;  // read after __syncthreads
 #if SKIP
   __shared__ u32 wkeep[2][2];  // [warpgroup][visit & 1]: byte w = warp w kept the visit
   if (threadIdx.x < 4) wkeep[threadIdx.x / 2][threadIdx.x % 2] = 0;  // read after __syncthreads
@@ -501,8 +504,19 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   // Epilogue: normalise, write O and the natural-log LSE.
   #pragma unroll
   for (int hh = 0; hh < 2; ++hh) store_prefill_row(p, s, b, h, rbase + hh * 8, &O[hh * 2], l[hh], m[hh]);
-  flush_stats(p, lane == 0, (u64)nvw, (u64)skipped);
+  // The warps' counts are summed in shared memory and flushed with one atomic per counter per
+  // CTA (an atomic per warp on the same two global words cost ~5 % of a 4K call).
+  if (lane == 0) {
+    atomicAdd(&counts[0], (u32)nvw);
+    atomicAdd(&counts[1], skipped);
+  }
+  named_sync(BAR_END, 2 * 128);
+  if (threadIdx.x == 0) {
+    flush_stats(p, true, (u64)counts[0], (u64)counts[1]);
 #if SWEEP
-  if (lane == 0) sweep_flush(p, scount[wg * 4 + warp], (u64)nvw);
+    for (int c = 0; c < p.num_lambdas; ++c)
+      for (int w = 1; w < 8; ++w) scount[0][c] += scount[w][c];
+    sweep_flush(p, scount[0], (u64)counts[0]);
 #endif
+  }
 }
