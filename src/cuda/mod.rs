@@ -740,17 +740,18 @@ mod tests {
     use super::*;
 
     /// The Hopper kernels' dynamic shared memory plus their few static bytes (mbarriers, vote
-    /// and sweep scratch, < 1 KB) must fit the 227 KB a CTA may use on sm_90.
+    /// and count scratch, the prefill sweep's per-warp counters: < 2 KB) must fit the 227 KB a
+    /// CTA may use on sm_90.
     #[test]
     fn hopper_shared_memory_fits_one_cta() {
         const SM90_MAX_SMEM_PER_CTA: usize = 227 * 1024;
         for d in [64, 128] {
             assert!(
-                prefill_sm90_smem(d) + 1024 <= SM90_MAX_SMEM_PER_CTA,
+                prefill_sm90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
                 "prefill d = {d}"
             );
             assert!(
-                decode90_smem(d) + 1024 <= SM90_MAX_SMEM_PER_CTA / 2,
+                decode90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA / 2,
                 "decode d = {d}: 2 CTAs/SM"
             );
         }
