@@ -193,8 +193,8 @@ DEVI void load_q(const KernelParams &p, const Seq &s, int b, int h, u32 dst, int
   }
 }
 
-// Named barriers 1 and 2 (0 is __syncthreads): the tensor-core turns of the two consumer
-// warpgroups.
+// Named barriers (0 is __syncthreads): 1 and 2, the tensor-core turns of the two consumer
+// warpgroups; 3, the consumers' end-of-kernel count.
 #define BAR_TURN 1  // + wg: "warpgroup wg may issue its MMAs" (256 threads: 128 sync, 128 arrive)
 #define BAR_END 3   // the consumers' counts are summed (256 threads)
 DEVI void named_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
@@ -312,7 +312,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     }
   };
 
-  bool pend = false;  // the previous visit was kept: its P V is issued in this visit's turn
+  // The previous visit's P V is issued in this visit's turn (dense: always after the first
+  // visit; SKIP: read from the warps' decisions after the turn barrier).
+  bool pend = false;
 
   // Visit t. The warpgroups take turns on the tensor cores (FA3's ping-pong): in its turn a
   // warpgroup issues the P V of visit t - 1 and S_{t+1} = Q K_{t+1}^T into `Sn`, then hands the
@@ -458,7 +460,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
         O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
       }
     }
-    pend = !skip;
+#if !SKIP
+    pend = true;
+#endif
   };
 
   if (n_vis > 0) {
