@@ -131,8 +131,8 @@ fn round_trip_reaches_the_target_sparsity_at_new_lengths() {
     let (dir, fit) = calibrated_checkpoint(
         Inputs::Exponential,
         &[1024, 2048, 4096, 8192, 16384],
-        // All 64 rows of a tile must vote to skip, so with independent rows the useful
-        // lambdas reach well above 1.
+        // All rows of a tile (16 in the prefill plan) must vote to skip, so with independent
+        // rows the useful lambdas reach well above 1.
         &calibrate::log_spaced(1e-3, 1e5, 32),
         "exp",
     );
