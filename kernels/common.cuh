@@ -108,14 +108,13 @@ DEVI i64 kv_offset(const KernelParams &p, const Seq &s, int b, int pos, int kh, 
 
 // The KV tiles [lo, hi) that split `split` of a decode work unit visits (src/attn/plan.rs):
 // ceil(T / num_splits) of the sequence's T tiles per split, clipped to the tiles its last query
-// token can see.
+// token can see (the decode kernels return before this for a sequence without queries).
 struct TileRange {
   int lo, hi;
 };
 DEVI TileRange decode_split_tiles(const KernelParams &p, const Seq &s, int split, int bn) {
   const int total = (s.lk + bn - 1) / bn;
-  const int limit = p.causal ? min(s.lq - 1 + s.lk - s.lq, s.lk - 1) : s.lk - 1;
-  const int n_vis = limit < 0 ? 0 : min(total, limit / bn + 1);
+  const int n_vis = visible_tiles(p, s, 0, s.lq, bn);
   const int per = max(1, (total + p.num_splits - 1) / p.num_splits);
   TileRange r;
   r.lo = min(split * per, n_vis);
@@ -221,6 +220,17 @@ DEVI bool row_votes_skip_at(float tile_max, float m_run, float scale_log2, float
 DEVI bool row_votes_skip(float tile_max, float m_run, const KernelParams &p) {
   return row_votes_skip_at(tile_max, m_run, p.scale_log2, p.log2_lambda);
 }
+// The sweep's decisions for a 16-row tile held by one warp (each thread: two rows, maxima x0,
+// x1, running maxima m0, m1): bit c is set when every row would skip at candidate c.
+DEVI u32 warp_sweep_mask(const KernelParams &p, float x0, float m0, float x1, float m1) {
+  u32 mask = 0;
+  for (int c = 0; c < p.num_lambdas; ++c) {
+    const bool v = row_votes_skip_at(x0, m0, p.scale_log2, p.log2_lambdas[c]) &&
+                   row_votes_skip_at(x1, m1, p.scale_log2, p.log2_lambdas[c]);
+    mask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
+  }
+  return mask;
+}
 
 // Calibration sweep bookkeeping: thread 0 of a CTA adds the candidates set in `mask` (bit c:
 // every row votes to skip under candidate c) to its shared counters, flushed at the end.
@@ -231,8 +241,7 @@ DEVI void sweep_count(u32 *cnt, u32 mask) {
     mask &= mask - 1;
   }
 }
-// One thread per counting unit (`leader`: thread 0 of a CTA, or of a warpgroup) adds its
-// visited and skipped tiles to `skip_stats`.
+// The thread `leader` of a CTA adds the CTA's visited and skipped tiles to `skip_stats`.
 DEVI void flush_stats(const KernelParams &p, bool leader, u64 visited, u64 skipped) {
   if (p.stats && leader) {
     atomicAdd(p.stats, visited);

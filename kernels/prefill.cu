@@ -157,12 +157,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
 #elif SWEEP
     #pragma unroll
     for (int mi = 0; mi < 2; ++mi) {
-      u32 mask = 0;
-      for (int c = 0; c < p.num_lambdas; ++c) {
-        const bool v = row_votes_skip_at(mx[mi][0], m[mi][0], p.scale_log2, p.log2_lambdas[c]) &&
-                       row_votes_skip_at(mx[mi][1], m[mi][1], p.scale_log2, p.log2_lambdas[c]);
-        mask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
-      }
+      const u32 mask = warp_sweep_mask(p, mx[mi][0], m[mi][0], mx[mi][1], m[mi][1]);
       if (lane == 0 && j < nva[mi]) sweep_count(scount[warp], mask);
     }
 #endif

@@ -391,12 +391,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
 #else
 #if SWEEP
     {
-      u32 wmask = 0;
-      for (int c = 0; c < p.num_lambdas; ++c) {
-        const bool v = row_votes_skip_at(mx[0], m[0], p.scale_log2, p.log2_lambdas[c]) &&
-                       row_votes_skip_at(mx[1], m[1], p.scale_log2, p.log2_lambdas[c]);
-        wmask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
-      }
+      const u32 wmask = warp_sweep_mask(p, mx[0], m[0], mx[1], m[1]);
       if (lane == 0 && j < nvw) sweep_count(scount[wg * 4 + warp], wmask);
     }
 #endif
