@@ -315,6 +315,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   // The previous visit's P V is issued in this visit's turn (dense: always after the first
   // visit; SKIP: read from the warps' decisions after the turn barrier).
   bool pend = false;
+  // Ring slots of visits t - 1 and t + 1 and the phase of visit t + 1's full barrier, carried
+  // from visit to visit (t % NB costs a multiply-high chain per use).
+  int prv = NB - 1, nxt = 1 % NB;
+  u32 phn = NB == 1 ? 1u : 0u;
 
   // Visit t. The warpgroups take turns on the tensor cores (FA3's ping-pong): in its turn a
   // warpgroup issues the P V of visit t - 1 and S_{t+1} = Q K_{t+1}^T into `Sn`, then hands the
@@ -331,7 +335,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     pend = __all_sync(0xffffffffu, pend);
 #endif
     const bool more = t + 1 < n_vis;
-    if (more) mbar_wait(full0 + 8 * ((t + 1) % NB), (u32)((t + 1) / NB) & 1u);  // copies of visit t + 1
+    if (more) mbar_wait(full0 + 8 * nxt, phn);  // copies of visit t + 1
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
     // P V of visit t - 1 if any warp of this warpgroup kept it (each wrote its vote before the
@@ -339,9 +343,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     pend = __all_sync(0xffffffffu, t > 0 && *(volatile u32 *)&wkeep[wg][(t - 1) & 1] != 0u);
 #endif
     wg_fence();
-    if (pend) issue_pv(Pp, (t + NB - 1) % NB);
+    if (pend) issue_pv(Pp, prv);
     wg_commit();  // possibly empty
-    if (more) issue_s(Sn, (t + 1) % NB);
+    if (more) issue_s(Sn, nxt);
     wg_commit();  // possibly empty
     named_arrive(BAR_TURN + (wg ^ 1), 2 * 128);
     // S_t completed at the end of the last visit; P V_{t-1} and S_{t+1} run while it is processed.
@@ -375,8 +379,15 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
           for (int e = 0; e < 2; ++e)
             if (nt * 8 + e <= kl[hh]) x = fmaxf(x, S[nt * 4 + hh * 2 + e]);
       } else {
+        // A tree (depth 4, not a chain of 16): the skipped visit's critical path.
+        float a[BN / 8];
         #pragma unroll
-        for (int nt = 0; nt < BN / 8; ++nt) x = fmaxf(x, fmaxf(S[nt * 4 + hh * 2], S[nt * 4 + hh * 2 + 1]));
+        for (int nt = 0; nt < BN / 8; ++nt) a[nt] = fmaxf(S[nt * 4 + hh * 2], S[nt * 4 + hh * 2 + 1]);
+        #pragma unroll
+        for (int w = BN / 16; w >= 1; w /= 2)
+          #pragma unroll
+          for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
+        x = a[0];
       }
       mx[hh] = warp_quad_max(x);
     }
@@ -446,7 +457,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     reg_fence(O);
     reg_fence(Sn);
     // Visit t - 1 is done with its slot (its S long ago, its P V now).
-    if (t > 0 && lane == 0) mbar_arrive(empty0 + 8 * ((t + NB - 1) % NB));
+    if (t > 0 && lane == 0) mbar_arrive(empty0 + 8 * prv);
+    // Slots of visits t, t + 1 (and the full barrier's phase for it) for the next visit.
+    prv = nxt == 0 ? NB - 1 : nxt - 1;
+    nxt = nxt == NB - 1 ? 0 : nxt + 1;
+    phn ^= nxt == 0 ? 1u : 0u;
     // Rescale O only when some row's maximum moved (al == 1 exactly otherwise).
     if (!skip && __any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
       #pragma unroll

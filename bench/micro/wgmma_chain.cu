@@ -1,0 +1,110 @@
+// Microbenchmark: how long does a warpgroup's chain of dependent wgmma instructions take, alone
+// and next to another chain (second accumulator, or the other warpgroup)? Answers whether a
+// prefill visit's Q K^T (8 dependent m64n64k16 wgmmas on one accumulator, d = 128) is bound by
+// tensor throughput or by the latency of the accumulator chain.
+// Build and run on the GPU machine: nvcc -O3 -gencode=arch=compute_90a,code=sm_90a \
+//   bench/micro/wgmma_chain.cu -o /tmp/wgmma_chain && /tmp/wgmma_chain
+#include <cstdio>
+#include <cstdint>
+#include <cuda_runtime.h>
+
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+__device__ __forceinline__ u64 desc(u32 addr) {
+  // 128-byte swizzle, K-major: leading byte offset 16, stride byte offset 1024.
+  return (u64)((addr & 0x3FFFFu) >> 4) | ((u64)(16 >> 4) << 16) | ((u64)(1024 >> 4) << 32) | (1ull << 62);
+}
+#define ACC32(d) "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+__device__ __forceinline__ void mma64(float (&d)[32], u64 a, u64 b) {
+  asm volatile("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
+               "%32, %33, 1, 1, 1, 0, 0;\n" : ACC32(d) : "l"(a), "l"(b));
+}
+__device__ __forceinline__ void fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
+
+// mode 0: one chain of KS wgmmas; 1: two chains of KS/2 (two accumulators, interleaved);
+// 2: two chains of KS (two visits' Q K^T at once).
+template <int MODE, int KS>
+__global__ void __launch_bounds__(256, 1) bench(float *out, long long *cyc, int iters, int nwg) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  u32 base = (u32)__cvta_generic_to_shared(smem);
+  base = (base + 1023) & ~1023u;
+  for (int i = threadIdx.x; i < 65536 / 4; i += blockDim.x) ((u32 *)(smem + (base - (u32)__cvta_generic_to_shared(smem))))[i] = 0x3c003c00u ^ (i * 2654435761u & 0x00ff00ffu);
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+  const int wg = threadIdx.x / 128;
+  if (wg >= nwg) return;
+  float a0[32], a1[32];
+  for (int i = 0; i < 32; ++i) a0[i] = a1[i] = 0.f;
+  const u64 da = desc(base + wg * 64 * 128), db = desc(base + 32768);
+  long long t0 = clock64();
+  for (int it = 0; it < iters; ++it) {
+    fence();
+    if (MODE == 0) {
+#pragma unroll
+      for (int k = 0; k < KS; ++k) mma64(a0, da + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4), db + (u64)(((k / 4) * 8192 + (k % 4) * 32) >> 4));
+    } else if (MODE == 1) {
+#pragma unroll
+      for (int k = 0; k < KS / 2; ++k) {
+        mma64(a0, da + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4), db + (u64)(((k / 4) * 8192 + (k % 4) * 32) >> 4));
+        const int k2 = k + KS / 2;
+        mma64(a1, da + (u64)(((k2 / 4) * 16384 + (k2 % 4) * 32) >> 4), db + (u64)(((k2 / 4) * 8192 + (k2 % 4) * 32) >> 4));
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < KS; ++k) {
+        mma64(a0, da + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4), db + (u64)(((k / 4) * 8192 + (k % 4) * 32) >> 4));
+        mma64(a1, da + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4), db + 1024 + (u64)(((k / 4) * 8192 + (k % 4) * 32) >> 4));
+      }
+    }
+    commit();
+    wait0();
+  }
+  long long t1 = clock64();
+  float s = 0.f;
+  for (int i = 0; i < 32; ++i) s += a0[i] + a1[i];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+  if (threadIdx.x % 128 == 0) cyc[blockIdx.x * 2 + wg] = t1 - t0;
+}
+
+template <int MODE, int KS>
+void run(const char *name, int nwg, int ctas, int flops_per_iter_wg) {
+  float *out;
+  long long *cyc;
+  cudaMalloc(&out, 132 * 256 * 4);
+  cudaMalloc(&cyc, 132 * 2 * 8);
+  const int smem = 65536 + 1024, iters = 2000;
+  cudaFuncSetAttribute(bench<MODE, KS>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  bench<MODE, KS><<<ctas, 256, smem>>>(out, cyc, 10, nwg);
+  bench<MODE, KS><<<ctas, 256, smem>>>(out, cyc, iters, nwg);
+  cudaError_t e = cudaDeviceSynchronize();
+  long long c[2];
+  cudaMemcpy(c, cyc, 16, cudaMemcpyDeviceToHost);
+  const double per = (double)c[0] / iters;
+  const double ideal = (double)flops_per_iter_wg * nwg / 4096.0;  // 4096 dense bf16 FLOP/cycle/SM
+  printf("%-44s wg=%d ctas=%3d: %7.1f cycles/iter, ideal %6.1f, tensor busy %5.1f %% %s\n", name, nwg, ctas, per, ideal,
+         100.0 * ideal / per, e == cudaSuccess ? "" : cudaGetErrorString(e));
+  cudaFree(out);
+  cudaFree(cyc);
+}
+
+int main() {
+  const int f = 2 * 64 * 64 * 16;  // one m64n64k16
+  for (int ctas : {1, 132}) {
+    run<0, 8>("chain of 8 (Q K^T, d 128)", 1, ctas, 8 * f);
+    run<0, 8>("chain of 8, both warpgroups", 2, ctas, 8 * f);
+    run<1, 8>("two chains of 4 (K split)", 1, ctas, 8 * f);
+    run<1, 8>("two chains of 4, both warpgroups", 2, ctas, 8 * f);
+    run<2, 8>("two chains of 8 (two visits)", 1, ctas, 16 * f);
+    run<2, 8>("two chains of 8, both warpgroups", 2, ctas, 16 * f);
+    run<0, 4>("chain of 4 (d 64)", 1, ctas, 4 * f);
+    run<0, 32>("chain of 32", 1, ctas, 32 * f);
+  }
+  return 0;
+}
