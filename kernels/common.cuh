@@ -271,3 +271,28 @@ DEVI void sweep_flush(const KernelParams &p, const u32 *cnt, u64 visited) {
     if (cnt[c]) atomicAdd(p.sweep_skipped + c, (u64)cnt[c]);
   atomicAdd(p.sweep_visited, visited);
 }
+
+// The end of a prefill CTA: lane 0 of every counting warp adds the warp's visited and skipped
+// tiles to the CTA's shared `counts` (zeroed before a barrier earlier); after `sync()`, a
+// barrier of all counting threads, thread 0 flushes them, and (SWEEP) the sum of the `nwarps`
+// per-warp sweep rows, with one atomic per counter per CTA (an atomic per warp on the same
+// global words cost ~5 % of a 4K prefill).
+template <class Sync>
+DEVI void flush_cta_counts(const KernelParams &p, u32 *counts, u32 visited, u32 skipped, u32 (*scount)[32], int nwarps,
+                           Sync sync) {
+  if (threadIdx.x % 32 == 0) {
+    atomicAdd(&counts[0], visited);
+    atomicAdd(&counts[1], skipped);
+  }
+  sync();
+  if (threadIdx.x == 0) {
+    flush_stats(p, true, (u64)counts[0], (u64)counts[1]);
+#if SWEEP
+    for (int c = 0; c < p.num_lambdas; ++c)
+      for (int w = 1; w < nwarps; ++w) scount[0][c] += scount[w][c];
+    sweep_flush(p, scount[0], (u64)counts[0]);
+#else
+    (void)scount, (void)nwarps;
+#endif
+  }
+}

@@ -223,18 +223,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     #pragma unroll
     for (int hh = 0; hh < 2; ++hh)
       store_prefill_row(p, s, b, h, rbase + mi * 16 + hh * 8, &O[mi][0][hh * 2], l[mi][hh], m[mi][hh]);
-  // The warps' counts are summed in shared memory and flushed with one atomic per counter per CTA.
-  if (lane == 0) {
-    atomicAdd(&counts[0], (u32)(nva[0] + nva[1]));
-    atomicAdd(&counts[1], skipped);
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    flush_stats(p, true, (u64)counts[0], (u64)counts[1]);
 #if SWEEP
-    for (int c = 0; c < p.num_lambdas; ++c)
-      for (int w = 1; w < NWARPS; ++w) scount[0][c] += scount[w][c];
-    sweep_flush(p, scount[0], (u64)counts[0]);
+  u32(*sweep_rows)[32] = scount;
+#else
+  u32(*sweep_rows)[32] = nullptr;
 #endif
-  }
+  flush_cta_counts(p, counts, (u32)(nva[0] + nva[1]), skipped, sweep_rows, NWARPS, [] { __syncthreads(); });
 }

@@ -518,19 +518,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   // Epilogue: normalise, write O and the natural-log LSE.
   #pragma unroll
   for (int hh = 0; hh < 2; ++hh) store_prefill_row(p, s, b, h, rbase + hh * 8, &O[hh * 2], l[hh], m[hh]);
-  // The warps' counts are summed in shared memory and flushed with one atomic per counter per
-  // CTA (an atomic per warp on the same two global words cost ~5 % of a 4K call).
-  if (lane == 0) {
-    atomicAdd(&counts[0], (u32)nvw);
-    atomicAdd(&counts[1], skipped);
-  }
-  named_sync(BAR_END, 2 * 128);
-  if (threadIdx.x == 0) {
-    flush_stats(p, true, (u64)counts[0], (u64)counts[1]);
+  // The consumer warps' counts (the producer has returned): BAR_END is their barrier.
 #if SWEEP
-    for (int c = 0; c < p.num_lambdas; ++c)
-      for (int w = 1; w < 8; ++w) scount[0][c] += scount[w][c];
-    sweep_flush(p, scount[0], (u64)counts[0]);
+  u32(*sweep_rows)[32] = scount;
+#else
+  u32(*sweep_rows)[32] = nullptr;
 #endif
-  }
+  flush_cta_counts(p, counts, (u32)nvw, skipped, sweep_rows, 8, [] { named_sync(BAR_END, 2 * 128); });
 }
