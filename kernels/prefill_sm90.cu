@@ -39,17 +39,18 @@
 // memory.
 
 #define BM 128
-#define BN 64
+#define BN 64   // the plan's KV tile
+#define VN PREFILL90_SLOT_KEYS  // keys per visit and ring slot: two plan tiles (host: 128)
 #define NTHREADS 384  // consumer warpgroups 0 and 1, producer warpgroup 2
 #define PTHREADS 128  // producer threads
-#define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs, 5)
+#define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs, 3)
 // Registers per thread after the split (setmaxnreg; 128 x 56 + 256 x 224 = 384 x 168, what the
 // launch bounds give every thread at launch).
 #define PRODUCER_REGS 56
 #define CONSUMER_REGS 224
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
 #define Q_BYTES (BM * HEAD_DIM * 2)
-#define KV_BYTES (BN * HEAD_DIM * 2)
+#define KV_BYTES (VN * HEAD_DIM * 2)
 
 #if defined(BLASST_BF16)
 #define WG_T "bf16"
@@ -92,6 +93,24 @@ DEVI void wgmma_ss_n64(float (&d)[32], u64 da, u64 db, int scale_d) {
         "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
       : "l"(da), "l"(db), "r"(scale_d));
 }
+// D(64 x 128, fp32) (+)= A(64 x 16, shared memory via `da`, K-major) * B(16 x 128, shared memory
+// via `db`, K-major); scale_d == 0 overwrites D.
+DEVI void wgmma_ss_n128(float (&d)[64], u64 da, u64 db, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32." WG_T "." WG_T " "
+      "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, "
+      "%64, %65, p, 1, 1, 0, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "l"(da), "l"(db), "r"(scale_d));
+}
 // D(64 x 64, fp32) (+)= A(64 x 16, registers) * B(16 x 64, shared memory via `db`).
 // scale_d == 0 overwrites D; TB = 1 reads B N-major (transposed).
 template <int TB> DEVI void wgmma_n64(float (&d)[32], const u32 (&a)[4], u64 db, int scale_d) {
@@ -127,7 +146,7 @@ template <int TB> DEVI void wgmma_n128(float (&d)[64], const u32 (&a)[4], u64 db
 
 // The producer's copies: thread `pt` (0..127) copies 16-byte chunk pt % CH of rows
 // pt / CH + i * P_RSTEP. P_RSTEP is a multiple of 8, so those rows share one swizzle pattern.
-#define P_ITERS (BN * CH / PTHREADS)
+#define P_ITERS (VN * CH / PTHREADS)
 #define P_RSTEP (PTHREADS / CH)
 
 // Where K or V comes from: contiguous and ragged layouts: row 0 of this (sequence, KV head);
@@ -152,24 +171,24 @@ DEVI void cp_async16_full(u32 dst, const void *src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
 }
 
-// K or V tile j (rows j * BN ...) into a swizzled buffer, this producer thread's share; rows at or
-// past the sequence's end are zero-filled (only the last tile has any).
+// K or V rows v * VN ... (visit v's two plan tiles) into a swizzled buffer, this producer
+// thread's share; rows at or past the sequence's end are zero-filled (only the last visit has any).
 DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSrc &k, u32 dst, int j, int pt) {
-  const int c = pt % CH, r0 = pt / CH, rem = s.lk - j * BN;
-  dst += swz128(BN, r0, c);
+  const int c = pt % CH, r0 = pt / CH, rem = s.lk - j * VN;
+  dst += swz128(VN, r0, c);
 #if PAGED
   #pragma unroll
   for (int i = 0; i < P_ITERS; ++i) {
     const int r = r0 + i * P_RSTEP;
     const bool valid = r < rem;
-    const u16 *src = valid ? k.g + kv_offset(p, s, b, j * BN + r, kh, k.bs, k.rs, k.hs) + c * 8 : k.g;
+    const u16 *src = valid ? k.g + kv_offset(p, s, b, j * VN + r, kh, k.bs, k.rs, k.hs) + c * 8 : k.g;
     cp_async16(dst + i * P_RSTEP * 128, src, valid);
   }
 #else
   (void)p, (void)b, (void)kh;
-  const u16 *src = k.g + (i64)(j * BN + r0) * k.rs + c * 8;
+  const u16 *src = k.g + (i64)(j * VN + r0) * k.rs + c * 8;
   const i64 step = (i64)P_RSTEP * k.rs;
-  if (rem >= BN) {
+  if (rem >= VN) {
     #pragma unroll
     for (int i = 0; i < P_ITERS; ++i, src += step) cp_async16_full(dst + i * P_RSTEP * 128, src);
   } else {
@@ -200,6 +219,7 @@ DEVI void load_q(const KernelParams &p, const Seq &s, int b, int h, u32 dst, int
 DEVI void named_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
 DEVI void named_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
 
+
 extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(1024) unsigned char smem[];
   __shared__ __align__(8) u64 bars[2 * NB + 1];  // full[NB] | empty[NB] | Q
@@ -207,8 +227,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   pdl_wait();
   if (threadIdx.x < 2) counts[threadIdx.x] = 0;  // read after __syncthreads
 #if SKIP
-  __shared__ u32 wkeep[2][2];  // [warpgroup][visit & 1]: byte w = warp w kept the visit
-  if (threadIdx.x < 4) wkeep[threadIdx.x / 2][threadIdx.x % 2] = 0;  // read after __syncthreads
+  // [warpgroup][visit & 1][half]: byte w = warp w kept that half (plan tile) of the visit.
+  __shared__ u32 wkeep[2][2][2];
+  if (threadIdx.x < 8) (&wkeep[0][0][0])[threadIdx.x] = 0;  // read after __syncthreads
 #endif
 #if SWEEP
   __shared__ u32 scount[8][32];  // [consumer warp][candidate]
@@ -233,10 +254,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   // This thread's rows: rbase and rbase + 8 (wgmma accumulator layout, 16 rows per warp).
   const int rbase = r0 + wg * 64 + warp * 16 + lane / 4;
 
-  // The CTA loads and computes the KV tiles visible to any of its 128 rows (n_vis); each
-  // warp's 16 rows are one row tile of the plan, which visits those of its own rows (nvw <=
-  // n_vis; the others are fully masked for it).
+  // The CTA loads and computes the plan's KV tiles visible to any of its 128 rows (n_vis), two
+  // per visit (visit t holds tiles 2v and 2v + 1, v = nv - 1 - t; when n_vis is odd, the first
+  // visit's upper tile is masked for every row). Each warp's 16 rows are one row tile of the
+  // plan, which visits those of its own rows (nvw <= n_vis; the others are fully masked for it).
   const int n_vis = visible_tiles(p, s, r0, BM, BN);
+  const int nv = (n_vis + 1) / 2;
   const int nvw = visible_tiles(p, s, rbase - lane / 4, 16, BN);
 
   if (threadIdx.x == 0) {
@@ -250,23 +273,23 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   __syncthreads();  // the mbarriers (and the sweep counters) are initialised
 
   if (wg == 2) {
-    // The producer: Q, then K and V of visit t (KV tile n_vis - 1 - t) into slot t % NB once
-    // the consumers released the slot's previous visit (t - NB).
+    // The producer: Q, then K and V of visit t (keys (nv - 1 - t) * VN ...) into slot t % NB
+    // once the consumers released the slot's previous visit (t - NB).
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGS));
     // Each visit's copies are one cp.async group; once visit t + 1's are issued, the thread
     // waits for its copies of visit t, fences them to the async proxy (the tensor cores read
     // them) and arrives on the slot's full barrier. Q travels with visit 0.
     const int pt = threadIdx.x - 2 * 128;
-    if (n_vis > 0) {
+    if (nv > 0) {
       load_q(p, s, b, h, sQ, r0, pt);
       const KvSrc ksrc = kv_src(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
       const KvSrc vsrc = kv_src(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
-      for (int t = 0; t <= n_vis; ++t) {
-        if (t < n_vis) {
-          const int slot = t % NB, j = n_vis - 1 - t;
+      for (int t = 0; t <= nv; ++t) {
+        if (t < nv) {
+          const int slot = t % NB, v = nv - 1 - t;
           if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
-          load_kv(p, s, b, kh, ksrc, sK + (u32)slot * KV_BYTES, j, pt);
-          load_kv(p, s, b, kh, vsrc, sV + (u32)slot * KV_BYTES, j, pt);
+          load_kv(p, s, b, kh, ksrc, sK + (u32)slot * KV_BYTES, v, pt);
+          load_kv(p, s, b, kh, vsrc, sV + (u32)slot * KV_BYTES, v, pt);
         }
         cp_async_commit();
         if (t > 0) {
@@ -291,75 +314,83 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   // Descriptors advance by adding (byte offset >> 4) to the start-address field (all shared
   // addresses are below 256 KB, so the 14-bit field never carries).
   const u64 dq = smem_desc(sQ + (u32)wg * 64 * 128, 16, 1024);
-  auto issue_s = [&](float(&acc)[32], int slot) {
+  // S = Q K^T of the visit in `slot` (64 rows x 128 keys).
+  auto issue_s = [&](float(&acc)[VN / 2], int slot) {
     const u64 dk = smem_desc(sK + (u32)slot * KV_BYTES, 16, 1024);
     #pragma unroll
     for (int ks = 0; ks < HEAD_DIM / 16; ++ks)
-      wgmma_ss_n64(acc, dq + (u64)(((ks / 4) * (BM * 128) + (ks % 4) * 32) >> 4),
-                   dk + (u64)(((ks / 4) * (BN * 128) + (ks % 4) * 32) >> 4), ks);
+      wgmma_ss_n128(acc, dq + (u64)(((ks / 4) * (BM * 128) + (ks % 4) * 32) >> 4),
+                    dk + (u64)(((ks / 4) * (VN * 128) + (ks % 4) * 32) >> 4), ks);
   };
-  // O += P V of the visit in `slot`: B is V read N-major; blocks of 64 head columns are
-  // BN * 128 bytes apart.
-  auto issue_pv = [&](const u32(&pf)[BN / 16][4], int slot) {
-    const u64 dv = smem_desc(sV + (u32)slot * KV_BYTES, BN * 128, 1024);
+  // O += P V of the visit in `slot`, the keys of its lower plan tile if `lo`, of its upper one
+  // if `hi` (both warp-uniform). B is V read N-major; blocks of 64 head columns are VN * 128
+  // bytes apart.
+  auto issue_pv = [&](const u32(&pf)[VN / 16][4], int slot, bool lo, bool hi) {
+    const u64 dv = smem_desc(sV + (u32)slot * KV_BYTES, VN * 128, 1024);
     #pragma unroll
-    for (int kk = 0; kk < BN / 16; ++kk) {
+    for (int kk = 0; kk < VN / 16; ++kk) {
+      if (kk < BN / 16 ? lo : hi) {
 #if HEAD_DIM == 128
-      wgmma_n128<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
+        wgmma_n128<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
 #else
-      wgmma_n64<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
+        wgmma_n64<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
 #endif
+      }
     }
   };
 
-  // The previous visit's P V is issued in this visit's turn (dense: always after the first
-  // visit; SKIP: read from the warps' decisions after the turn barrier).
-  bool pend = false;
-  // Ring slots of visits t - 1 and t + 1 and the phase of visit t + 1's full barrier, carried
-  // from visit to visit (t % NB costs a multiply-high chain per use).
-  int prv = NB - 1, nxt = 1 % NB;
-  u32 phn = NB == 1 ? 1u : 0u;
+  // Ring slots of visits t and t - 1, and the phase of visit t's full barrier, carried from
+  // visit to visit.
+  int cur = 0, prv = NB - 1;
+  u32 ph = 0;
+  float S[VN / 2];
+  u32 Pc[VN / 16][4];  // P of the last visit; its P V is issued in the next visit's turn
+  #pragma unroll
+  for (int kk = 0; kk < VN / 16; ++kk) Pc[kk][0] = Pc[kk][1] = Pc[kk][2] = Pc[kk][3] = 0u;
 
+  if (nv > 0) {
+    mbar_wait(qfull, 0);                                // Q has landed
+    if (wg == 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
+  }
   // Visit t. The warpgroups take turns on the tensor cores (FA3's ping-pong): in its turn a
-  // warpgroup issues the P V of visit t - 1 and S_{t+1} = Q K_{t+1}^T into `Sn`, then hands the
-  // turn over, so the other warpgroup's MMAs run during this one's softmax. Then, on S_t (in
-  // `S`, complete since the end of visit t - 1): mask, row max, vote (SKIP: a warp vote) |
-  // softmax into Pc | wait P V_{t-1} and S_{t+1}, release visit t - 1's slot | rescale O. `Pp`
-  // holds P of visit t - 1. Nothing is in flight between visits (ptxas serialises a wgmma
-  // pipeline that crosses the loop's back edge, C7515); a warpgroup still never waits for the
-  // latency of the Q K^T it is about to process (+1-2 % dense, session 5).
-  auto visit = [&](const int t, float(&S)[32], float(&Sn)[32], u32(&Pc)[BN / 16][4], const u32(&Pp)[BN / 16][4]) {
-    const int j = n_vis - 1 - t;
-    // Warp-uniform for ptxas (a vote), so the conditional wgmma is not on a divergent path.
-#if !SKIP
-    pend = __all_sync(0xffffffffu, pend);
-#endif
-    const bool more = t + 1 < n_vis;
-    if (more) mbar_wait(full0 + 8 * nxt, phn);  // copies of visit t + 1
+  // warpgroup issues the P V of visit t - 1 (the halves some warp kept) and S_t = Q K_t^T,
+  // hands the turn over and waits for both, so the other warpgroup's MMAs run during this
+  // one's softmax. Then, on S_t: mask, row maxima per plan tile (half), votes (SKIP: a warp
+  // vote per half, upper tile first: the plan's order) | softmax of the kept halves into Pc |
+  // rescale O. Nothing is in flight between visits (ptxas serialises a wgmma pipeline that
+  // crosses the loop's back edge, C7515), and one P buffer does: P V_{t-1} is retired before
+  // the softmax writes P_t.
+  for (int t = 0; t < nv; ++t) {
+    const int v = nv - 1 - t, k0 = v * VN;
+    mbar_wait(full0 + 8 * cur, ph);  // copies of visit t
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
-    // P V of visit t - 1 if any warp of this warpgroup kept it (each wrote its vote before the
-    // turn barrier); a vote of all lanes so ptxas sees a warp-uniform condition.
-    pend = __all_sync(0xffffffffu, t > 0 && *(volatile u32 *)&wkeep[wg][(t - 1) & 1] != 0u);
+    // P V of visit t - 1, per half, if any warp of this warpgroup kept it (each wrote its votes
+    // before this turn barrier); votes of all lanes so ptxas sees warp-uniform conditions.
+    const bool pv_lo = __all_sync(0xffffffffu, t > 0 && *(volatile u32 *)&wkeep[wg][(t - 1) & 1][0] != 0u);
+    const bool pv_hi = __all_sync(0xffffffffu, t > 0 && *(volatile u32 *)&wkeep[wg][(t - 1) & 1][1] != 0u);
+#else
+    const bool pv_lo = __all_sync(0xffffffffu, t > 0), pv_hi = pv_lo;
 #endif
     wg_fence();
-    if (pend) issue_pv(Pp, prv);
-    wg_commit();  // possibly empty
-    if (more) issue_s(Sn, nxt);
-    wg_commit();  // possibly empty
+    issue_pv(Pc, prv, pv_lo, pv_hi);
+    issue_s(S, cur);
+    wg_commit();
     named_arrive(BAR_TURN + (wg ^ 1), 2 * 128);
-    // S_t completed at the end of the last visit; P V_{t-1} and S_{t+1} run while it is processed.
+    wg_wait<0>();  // unconditional: ptxas then knows S, O and Pc are free on every path
     reg_fence(S);
+    reg_fence(O);
+    // Visit t - 1 is done with its slot (its P V now).
+    if (t > 0 && lane == 0) mbar_arrive(empty0 + 8 * prv);
 
     // Keys past the sequence, past the causal limit, and padding rows are masked: left out of
     // the row maxima, probability zero. The scores are never written outside the tensor cores
     // (ptxas serialises the wgmma pipeline when other code writes accumulator registers, C7514/
     // C7515), so P is a separate array.
-    const int k0 = j * BN;
-    const bool need_mask = k0 + BN > s.lk || r0 + BM > s.lq || (p.causal && k0 + BN - 1 > r0 + s.lk - s.lq);
-    // Masked tiles only: last visible key - k0 - 2 (lane % 4) of each row; entry (nt, e) is
+    const bool need_mask = k0 + VN > s.lk || r0 + BM > s.lq || (p.causal && k0 + VN - 1 > r0 + s.lk - s.lq);
+    // Masked visits only: last visible key - k0 - 2 (lane % 4) of each row; entry (nt, e) is
     // visible iff nt * 8 + e <= kl.
-    int kl[2] = {BN, BN};
+    int kl[2] = {VN, VN};
     if (need_mask) {
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
@@ -368,78 +399,100 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
         kl[hh] = lim - k0 - 2 * (lane % 4);
       }
     }
-    float mx[2];
+    // Row maxima per half: mx[0] keys k0 .. k0 + 63 (plan tile 2v), mx[1] the next 64 (2v + 1).
+    float mx[2][2];
     #pragma unroll
-    for (int hh = 0; hh < 2; ++hh) {
-      float x = NEG_INF;
-      if (need_mask) {
-        #pragma unroll
-        for (int nt = 0; nt < BN / 8; ++nt)
+    for (int hf = 0; hf < 2; ++hf)
+      #pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        float x = NEG_INF;
+        if (need_mask) {
           #pragma unroll
-          for (int e = 0; e < 2; ++e)
-            if (nt * 8 + e <= kl[hh]) x = fmaxf(x, S[nt * 4 + hh * 2 + e]);
-      } else {
-        // A tree (depth 4, not a chain of 16): the skipped visit's critical path.
-        float a[BN / 8];
-        #pragma unroll
-        for (int nt = 0; nt < BN / 8; ++nt) a[nt] = fmaxf(S[nt * 4 + hh * 2], S[nt * 4 + hh * 2 + 1]);
-        #pragma unroll
-        for (int w = BN / 16; w >= 1; w /= 2)
+          for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
+            #pragma unroll
+            for (int e = 0; e < 2; ++e)
+              if (nt * 8 + e <= kl[hh]) x = fmaxf(x, S[nt * 4 + hh * 2 + e]);
+        } else {
+          // A tree (depth 4), not a chain of 16.
+          float a[8];
           #pragma unroll
-          for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
-        x = a[0];
+          for (int i = 0; i < 8; ++i) a[i] = fmaxf(S[(hf * 8 + i) * 4 + hh * 2], S[(hf * 8 + i) * 4 + hh * 2 + 1]);
+          #pragma unroll
+          for (int w = 4; w >= 1; w /= 2)
+            #pragma unroll
+            for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
+          x = a[0];
+        }
+        mx[hf][hh] = warp_quad_max(x);
       }
-      mx[hh] = warp_quad_max(x);
-    }
 #if SKIP
-    // The warp's 16 rows are one row tile: it skips when all of them vote so (a warp vote, no
-    // barrier). Visits past the warp's own tiles (j >= nvw) are fully masked: skipped, not
-    // counted. The warpgroup's P V of this visit runs if any of its warps kept it: each warp
-    // leaves its decision in wkeep, read after the next turn barrier.
-    const bool skip = __all_sync(0xffffffffu, row_votes_skip(mx[0], m[0], p) && row_votes_skip(mx[1], m[1], p));
-    if (skip && j < nvw) ++skipped;
-    if (lane == 0) ((volatile unsigned char *)&wkeep[wg][t & 1])[warp] = skip ? 0 : 1;
+    // Each half is one plan tile of the warp's 16 rows, decided by a warp vote, the upper tile
+    // first (the plan visits tiles last to first), the lower one against the running maxima
+    // that include the upper tile if it was kept. Tiles past the warp's own (>= nvw) are fully
+    // masked: skipped, not counted. The warpgroup's P V of a half runs if any warp kept it: each
+    // warp leaves its decisions in wkeep, read after the next turn barrier.
+    const bool skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
+    const float m10 = skip_hi ? m[0] : fmaxf(m[0], mx[1][0]), m11 = skip_hi ? m[1] : fmaxf(m[1], mx[1][1]);
+    const bool skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
+    if (skip_hi && 2 * v + 1 < nvw) ++skipped;
+    if (skip_lo && 2 * v < nvw) ++skipped;
+    if (lane == 0) {
+      ((volatile unsigned char *)&wkeep[wg][t & 1][0])[warp] = skip_lo ? 0 : 1;
+      ((volatile unsigned char *)&wkeep[wg][t & 1][1])[warp] = skip_hi ? 0 : 1;
+    }
 #else
 #if SWEEP
     {
-      const u32 wmask = warp_sweep_mask(p, mx[0], m[0], mx[1], m[1]);
-      if (lane == 0 && j < nvw) sweep_count(scount[wg * 4 + warp], wmask);
+      const u32 mhi = warp_sweep_mask(p, mx[1][0], m[0], mx[1][1], m[1]);
+      const u32 mlo = warp_sweep_mask(p, mx[0][0], fmaxf(m[0], mx[1][0]), mx[0][1], fmaxf(m[1], mx[1][1]));
+      if (lane == 0 && 2 * v + 1 < nvw) sweep_count(scount[wg * 4 + warp], mhi);
+      if (lane == 0 && 2 * v < nvw) sweep_count(scount[wg * 4 + warp], mlo);
     }
 #endif
-    const bool skip = false;
+    const bool skip_lo = false, skip_hi = false;
 #endif
     float al[2] = {1.f, 1.f};
-    if (!skip) {
-      // Online softmax (exp2 domain); P: see the masking note above.
-      float P[32];
+    if (!(skip_lo && skip_hi)) {
+      // Online softmax (exp2 domain) over the kept halves; a skipped half's P is zero (another
+      // warp of the warpgroup may keep it: its P V then adds nothing for these rows).
+      float P[VN / 2];
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
-        const float mn = fmaxf(m[hh], mx[hh]);
+        float mn = m[hh];
+        if (!skip_hi) mn = fmaxf(mn, mx[1][hh]);
+        if (!skip_lo) mn = fmaxf(mn, mx[0][hh]);
         const float ms = mn == NEG_INF ? 0.f : mn * p.scale_log2;
         al[hh] = fast_exp2(m[hh] * p.scale_log2 - ms);
         float rs = 0.f;
-        if (need_mask) {
-          #pragma unroll
-          for (int nt = 0; nt < BN / 8; ++nt)
+        #pragma unroll
+        for (int hf = 0; hf < 2; ++hf) {
+          const bool keep = hf ? !skip_hi : !skip_lo;
+          if (!keep) {
             #pragma unroll
-            for (int e = 0; e < 2; ++e) {
-              const float v = nt * 8 + e <= kl[hh] ? fast_exp2(S[nt * 4 + hh * 2 + e] * p.scale_log2 - ms) : 0.f;
-              P[nt * 4 + hh * 2 + e] = v;
-              rs += v;
+            for (int nt = hf * 8; nt < hf * 8 + 8; ++nt) P[nt * 4 + hh * 2] = P[nt * 4 + hh * 2 + 1] = 0.f;
+          } else if (need_mask) {
+            #pragma unroll
+            for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
+              #pragma unroll
+              for (int e = 0; e < 2; ++e) {
+                const float x = nt * 8 + e <= kl[hh] ? fast_exp2(S[nt * 4 + hh * 2 + e] * p.scale_log2 - ms) : 0.f;
+                P[nt * 4 + hh * 2 + e] = x;
+                rs += x;
+              }
+          } else {
+            #pragma unroll
+            for (int nt = hf * 8; nt < hf * 8 + 8; ++nt) {
+              P[nt * 4 + hh * 2] = fast_exp2(S[nt * 4 + hh * 2] * p.scale_log2 - ms);
+              P[nt * 4 + hh * 2 + 1] = fast_exp2(S[nt * 4 + hh * 2 + 1] * p.scale_log2 - ms);
+              rs += P[nt * 4 + hh * 2] + P[nt * 4 + hh * 2 + 1];
             }
-        } else {
-          #pragma unroll
-          for (int nt = 0; nt < BN / 8; ++nt) {
-            P[nt * 4 + hh * 2] = fast_exp2(S[nt * 4 + hh * 2] * p.scale_log2 - ms);
-            P[nt * 4 + hh * 2 + 1] = fast_exp2(S[nt * 4 + hh * 2 + 1] * p.scale_log2 - ms);
-            rs += P[nt * 4 + hh * 2] + P[nt * 4 + hh * 2 + 1];
           }
         }
         l[hh] = l[hh] * al[hh] + rs;
         m[hh] = mn;
       }
       #pragma unroll
-      for (int kk = 0; kk < BN / 16; ++kk) {
+      for (int kk = 0; kk < VN / 16; ++kk) {
         Pc[kk][0] = pack2(P[kk * 8 + 0], P[kk * 8 + 1]);
         Pc[kk][1] = pack2(P[kk * 8 + 2], P[kk * 8 + 3]);
         Pc[kk][2] = pack2(P[kk * 8 + 4], P[kk * 8 + 5]);
@@ -448,68 +501,35 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     }
 #if SKIP
     else {
-      // Another warp of the warpgroup may keep the visit: this warp's rows then add nothing.
       #pragma unroll
-      for (int kk = 0; kk < BN / 16; ++kk) Pc[kk][0] = Pc[kk][1] = Pc[kk][2] = Pc[kk][3] = 0u;
+      for (int kk = 0; kk < VN / 16; ++kk) Pc[kk][0] = Pc[kk][1] = Pc[kk][2] = Pc[kk][3] = 0u;
     }
 #endif
-    wg_wait<0>();  // P V_{t-1} and S_{t+1}; unconditional: ptxas then knows O is free on every path
-    reg_fence(O);
-    reg_fence(Sn);
-    // Visit t - 1 is done with its slot (its S long ago, its P V now).
-    if (t > 0 && lane == 0) mbar_arrive(empty0 + 8 * prv);
-    // Slots of visits t, t + 1 (and the full barrier's phase for it) for the next visit.
-    prv = nxt == 0 ? NB - 1 : nxt - 1;
-    nxt = nxt == NB - 1 ? 0 : nxt + 1;
-    phn ^= nxt == 0 ? 1u : 0u;
-    // Rescale O only when some row's maximum moved (al == 1 exactly otherwise).
-    if (!skip && __any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
+    // Rescale O only when some row's maximum moved (al == 1 exactly otherwise); P V_{t-1} is
+    // retired, P V_t not issued yet.
+    if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
       #pragma unroll
       for (int dt = 0; dt < HEAD_DIM / 8; ++dt) {
         O[dt * 4 + 0] *= al[0], O[dt * 4 + 1] *= al[0];
         O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
       }
     }
-#if !SKIP
-    pend = true;
-#endif
-  };
-
-  if (n_vis > 0) {
-    // S of visit t + 1 is issued in visit t's turn, so a warpgroup never waits for the latency
-    // of its own Q K^T; S_0 goes out before the first turn.
-    float SA[32], SB[32];
-    mbar_wait(qfull, 0);  // Q has landed
-    mbar_wait(full0, 0);  // and visit 0
-    wg_fence();
-    issue_s(SA, 0);
-    wg_commit();
-    wg_wait<0>();
-    reg_fence(SA);
-    if (wg == 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
-
-    // Two visits per trip so the score and probability buffers swap roles without copies.
-    u32 PA[BN / 16][4], PB[BN / 16][4];
-    int t = 0;
-    for (; t + 1 < n_vis; t += 2) {
-      visit(t, SA, SB, PA, PB);
-      visit(t + 1, SB, SA, PB, PA);
-    }
-    if (t < n_vis) visit(t, SA, SB, PA, PB);
-    // The last turn: P V of the last visit (in PA when n_vis is odd). Warpgroup 1 hands no
-    // turn back (the turns balance).
+    prv = cur;
+    cur = cur == NB - 1 ? 0 : cur + 1;
+    ph ^= cur == 0 ? 1u : 0u;
+  }
+  if (nv > 0) {
+    // The last turn: P V of the last visit. Warpgroup 1 hands no turn back (the turns balance).
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
-    pend = __all_sync(0xffffffffu, *(volatile u32 *)&wkeep[wg][(n_vis - 1) & 1] != 0u);
+    const bool pv_lo = __all_sync(0xffffffffu, *(volatile u32 *)&wkeep[wg][(nv - 1) & 1][0] != 0u);
+    const bool pv_hi = __all_sync(0xffffffffu, *(volatile u32 *)&wkeep[wg][(nv - 1) & 1][1] != 0u);
 #else
-    pend = __all_sync(0xffffffffu, pend);
+    const bool pv_lo = true, pv_hi = true;
 #endif
-    if (pend) {
-      wg_fence();
-      if (n_vis & 1) issue_pv(PA, (n_vis - 1) % NB);
-      else issue_pv(PB, (n_vis - 1) % NB);
-      wg_commit();
-    }
+    wg_fence();
+    issue_pv(Pc, prv, pv_lo, pv_hi);
+    wg_commit();
     if (wg == 0) named_arrive(BAR_TURN + 1, 2 * 128);
     wg_wait<0>();  // unconditional: ptxas then knows O is free on every path
     reg_fence(O);

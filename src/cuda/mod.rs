@@ -295,10 +295,11 @@ pub fn prefill_smem(head_dim: usize) -> usize {
     (128 + 3 * 64) * head_dim * 2
 }
 
-/// kernels/prefill_sm90.cu: Q (128 rows), `PREFILL90_SLOTS` K and V tiles of 64 keys each, plus
-/// slack to align the tiles to 1024 bytes (the 128-byte swizzle is a function of the address).
+/// kernels/prefill_sm90.cu: Q (128 rows), `PREFILL90_SLOTS` K and V tiles of
+/// `PREFILL90_SLOT_KEYS` keys each, plus slack to align the tiles to 1024 bytes (the 128-byte
+/// swizzle is a function of the address).
 pub fn prefill_sm90_smem(head_dim: usize) -> usize {
-    (128 + 2 * nvrtc::PREFILL90_SLOTS * 64) * head_dim * 2 + 1024
+    (128 + 2 * nvrtc::PREFILL90_SLOTS * nvrtc::PREFILL90_SLOT_KEYS) * head_dim * 2 + 1024
 }
 
 /// Whether the diagnostic switch `var` (`BLASST_PREFILL_KERNEL`, `BLASST_DECODE_KERNEL`) is

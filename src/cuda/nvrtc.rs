@@ -62,7 +62,9 @@ pub fn decode90_config(head_dim: usize) -> (usize, usize) {
 
 /// K/V slots of the Hopper prefill kernel's ring (kernels/prefill_sm90.cu `NB`; its shared
 /// memory, `prefill_sm90_smem`, follows).
-pub(crate) const PREFILL90_SLOTS: usize = 5;
+pub(crate) const PREFILL90_SLOTS: usize = 3;
+/// Keys per slot and per visit of the Hopper prefill kernel (`VN`): two plan tiles.
+pub(crate) const PREFILL90_SLOT_KEYS: usize = 128;
 
 /// Whether the Hopper decode kernel's copies carry an L2 evict-first policy
 /// (`BLASST_DECODE90_EVICT=1`, an experiment, off by default: +1-2 % at 1 x 128K, but with
@@ -124,7 +126,7 @@ impl Variant {
         };
         let (kslots, lag) = decode90_config(self.head_dim as usize);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define PREFILL90_SLOTS {PREFILL90_SLOTS}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define PREFILL90_SLOTS {PREFILL90_SLOTS}\n#define PREFILL90_SLOT_KEYS {PREFILL90_SLOT_KEYS}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
