@@ -400,19 +400,27 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
       }
     }
     // Row maxima per half: mx[0] keys k0 .. k0 + 63 (plan tile 2v), mx[1] the next 64 (2v + 1).
+    // The four (half, row) reductions are independent: one branch for all of them and the quad
+    // shuffles interleaved, so their latencies overlap (a skipped visit's critical path).
     float mx[2][2];
-    #pragma unroll
-    for (int hf = 0; hf < 2; ++hf)
+    if (need_mask) {
       #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        float x = NEG_INF;
-        if (need_mask) {
+      for (int hf = 0; hf < 2; ++hf)
+        #pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          float x = NEG_INF;
           #pragma unroll
           for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
             #pragma unroll
             for (int e = 0; e < 2; ++e)
               if (nt * 8 + e <= kl[hh]) x = fmaxf(x, S[nt * 4 + hh * 2 + e]);
-        } else {
+          mx[hf][hh] = x;
+        }
+    } else {
+      #pragma unroll
+      for (int hf = 0; hf < 2; ++hf)
+        #pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
           // A tree (depth 4), not a chain of 16.
           float a[8];
           #pragma unroll
@@ -421,10 +429,13 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
           for (int w = 4; w >= 1; w /= 2)
             #pragma unroll
             for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
-          x = a[0];
+          mx[hf][hh] = a[0];
         }
-        mx[hf][hh] = warp_quad_max(x);
-      }
+    }
+    #pragma unroll
+    for (int d = 1; d <= 2; d *= 2)
+      #pragma unroll
+      for (int i = 0; i < 4; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
 #if SKIP
     // Each half is one plan tile of the warp's 16 rows, decided by a warp vote, the upper tile
     // first (the plan visits tiles last to first), the lower one against the running maxima
@@ -455,41 +466,48 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     if (!(skip_lo && skip_hi)) {
       // Online softmax (exp2 domain) over the kept halves; a skipped half's P is zero (another
       // warp of the warpgroup may keep it: its P V then adds nothing for these rows).
-      float P[VN / 2];
+      float P[VN / 2], mn[2], ms[2], rs[2] = {0.f, 0.f};
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
-        float mn = m[hh];
-        if (!skip_hi) mn = fmaxf(mn, mx[1][hh]);
-        if (!skip_lo) mn = fmaxf(mn, mx[0][hh]);
-        const float ms = mn == NEG_INF ? 0.f : mn * p.scale_log2;
-        al[hh] = fast_exp2(m[hh] * p.scale_log2 - ms);
-        float rs = 0.f;
-        #pragma unroll
-        for (int hf = 0; hf < 2; ++hf) {
-          const bool keep = hf ? !skip_hi : !skip_lo;
-          if (!keep) {
+        mn[hh] = m[hh];
+        if (!skip_hi) mn[hh] = fmaxf(mn[hh], mx[1][hh]);
+        if (!skip_lo) mn[hh] = fmaxf(mn[hh], mx[0][hh]);
+        ms[hh] = mn[hh] == NEG_INF ? 0.f : mn[hh] * p.scale_log2;
+        al[hh] = fast_exp2(m[hh] * p.scale_log2 - ms[hh]);
+      }
+      // One branch per half (warp-uniform), both rows inside: 32 independent exponentials.
+      #pragma unroll
+      for (int hf = 0; hf < 2; ++hf) {
+        const bool keep = hf ? !skip_hi : !skip_lo;
+        if (!keep) {
+          #pragma unroll
+          for (int i = hf * 32; i < hf * 32 + 32; ++i) P[i] = 0.f;
+        } else if (need_mask) {
+          #pragma unroll
+          for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
             #pragma unroll
-            for (int nt = hf * 8; nt < hf * 8 + 8; ++nt) P[nt * 4 + hh * 2] = P[nt * 4 + hh * 2 + 1] = 0.f;
-          } else if (need_mask) {
-            #pragma unroll
-            for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
+            for (int hh = 0; hh < 2; ++hh)
               #pragma unroll
               for (int e = 0; e < 2; ++e) {
-                const float x = nt * 8 + e <= kl[hh] ? fast_exp2(S[nt * 4 + hh * 2 + e] * p.scale_log2 - ms) : 0.f;
+                const float x = nt * 8 + e <= kl[hh] ? fast_exp2(S[nt * 4 + hh * 2 + e] * p.scale_log2 - ms[hh]) : 0.f;
                 P[nt * 4 + hh * 2 + e] = x;
-                rs += x;
+                rs[hh] += x;
               }
-          } else {
+        } else {
+          #pragma unroll
+          for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
             #pragma unroll
-            for (int nt = hf * 8; nt < hf * 8 + 8; ++nt) {
-              P[nt * 4 + hh * 2] = fast_exp2(S[nt * 4 + hh * 2] * p.scale_log2 - ms);
-              P[nt * 4 + hh * 2 + 1] = fast_exp2(S[nt * 4 + hh * 2 + 1] * p.scale_log2 - ms);
-              rs += P[nt * 4 + hh * 2] + P[nt * 4 + hh * 2 + 1];
+            for (int hh = 0; hh < 2; ++hh) {
+              P[nt * 4 + hh * 2] = fast_exp2(S[nt * 4 + hh * 2] * p.scale_log2 - ms[hh]);
+              P[nt * 4 + hh * 2 + 1] = fast_exp2(S[nt * 4 + hh * 2 + 1] * p.scale_log2 - ms[hh]);
+              rs[hh] += P[nt * 4 + hh * 2] + P[nt * 4 + hh * 2 + 1];
             }
-          }
         }
-        l[hh] = l[hh] * al[hh] + rs;
-        m[hh] = mn;
+      }
+      #pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        l[hh] = l[hh] * al[hh] + rs[hh];
+        m[hh] = mn[hh];
       }
       #pragma unroll
       for (int kk = 0; kk < VN / 16; ++kk) {
