@@ -42,7 +42,6 @@
 #define BN 64   // the plan's KV tile
 #define VN PREFILL90_SLOT_KEYS  // keys per visit and ring slot: two plan tiles (host: 128)
 #define NTHREADS 384  // consumer warpgroups 0 and 1, producer warpgroup 2
-#define PTHREADS 128  // producer threads
 #define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs, 3)
 // Registers per thread after the split (setmaxnreg; 128 x 56 + 256 x 224 = 384 x 168, what the
 // launch bounds give every thread at launch).
@@ -144,10 +143,12 @@ template <int TB> DEVI void wgmma_n128(float (&d)[64], const u32 (&a)[4], u64 db
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d), "n"(TB));
 }
 
-// The producer's copies: thread `pt` (0..127) copies 16-byte chunk pt % CH of rows
-// pt / CH + i * P_RSTEP. P_RSTEP is a multiple of 8, so those rows share one swizzle pattern.
-#define P_ITERS (VN * CH / PTHREADS)
-#define P_RSTEP (PTHREADS / CH)
+// The producer is two teams of 64 threads (warps 0-1: even visits, 2-3: odd visits). Thread `pt`
+// (0..63) of a team copies 16-byte chunk pt % CH of rows pt / CH + i * P_RSTEP; P_RSTEP is 4
+// (d = 128) or 8, so rows i and i + 2 share one swizzle pattern.
+#define PTEAM 64
+#define P_ITERS (VN * CH / PTEAM)
+#define P_RSTEP (PTEAM / CH)
 
 // Where K or V comes from: contiguous and ragged layouts: row 0 of this (sequence, KV head);
 // paged: the page pool (each row's page is looked up in the block table).
@@ -175,14 +176,17 @@ DEVI void cp_async16_full(u32 dst, const void *src) {
 // thread's share; rows at or past the sequence's end are zero-filled (only the last visit has any).
 DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSrc &k, u32 dst, int j, int pt) {
   const int c = pt % CH, r0 = pt / CH, rem = s.lk - j * VN;
-  dst += swz128(VN, r0, c);
+  // Row r0 + i * P_RSTEP lands at KV_DST(i): its swizzle is row r0's when i * P_RSTEP is a
+  // multiple of 8, row r0 + P_RSTEP's otherwise.
+  const u32 d0 = dst + swz128(VN, r0, c), d1 = dst + swz128(VN, r0 + P_RSTEP, c) - P_RSTEP * 128;
+#define KV_DST(i) ((((i) * P_RSTEP) % 8 == 0 ? d0 : d1) + (u32)((i) * P_RSTEP * 128))
 #if PAGED
   #pragma unroll
   for (int i = 0; i < P_ITERS; ++i) {
     const int r = r0 + i * P_RSTEP;
     const bool valid = r < rem;
     const u16 *src = valid ? k.g + kv_offset(p, s, b, j * VN + r, kh, k.bs, k.rs, k.hs) + c * 8 : k.g;
-    cp_async16(dst + i * P_RSTEP * 128, src, valid);
+    cp_async16(KV_DST(i), src, valid);
   }
 #else
   (void)p, (void)b, (void)kh;
@@ -190,21 +194,22 @@ DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSr
   const i64 step = (i64)P_RSTEP * k.rs;
   if (rem >= VN) {
     #pragma unroll
-    for (int i = 0; i < P_ITERS; ++i, src += step) cp_async16_full(dst + i * P_RSTEP * 128, src);
+    for (int i = 0; i < P_ITERS; ++i, src += step) cp_async16_full(KV_DST(i), src);
   } else {
     #pragma unroll
     for (int i = 0; i < P_ITERS; ++i, src += step) {
       const bool valid = r0 + i * P_RSTEP < rem;
-      cp_async16(dst + i * P_RSTEP * 128, valid ? (const void *)src : (const void *)k.g, valid);
+      cp_async16(KV_DST(i), valid ? (const void *)src : (const void *)k.g, valid);
     }
   }
 #endif
+#undef KV_DST
 }
 
 DEVI void load_q(const KernelParams &p, const Seq &s, int b, int h, u32 dst, int r0, int pt) {
   const int chunk = pt % CH;
   #pragma unroll
-  for (int i = 0; i < BM * CH / PTHREADS; ++i) {
+  for (int i = 0; i < BM * CH / PTEAM; ++i) {
     const int r = pt / CH + i * P_RSTEP;
     const bool valid = r0 + r < s.lq;
     const u16 *src = p.q + (valid ? q_offset(p, s, b, r0 + r, h, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
@@ -264,43 +269,40 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
 
   if (threadIdx.x == 0) {
     for (int i = 0; i < NB; ++i) {
-      mbar_init(full0 + 8 * i, PTHREADS);  // one arrival per producer thread when its copies land
+      mbar_init(full0 + 8 * i, PTEAM);  // one arrival per thread of the copying team when its copies land
       mbar_init(empty0 + 8 * i, 8);        // one per consumer warp when the slot is free again
     }
-    mbar_init(qfull, PTHREADS);
+    mbar_init(qfull, PTEAM);
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();  // the mbarriers (and the sweep counters) are initialised
 
   if (wg == 2) {
     // The producer: Q, then K and V of visit t (keys (nv - 1 - t) * VN ...) into slot t % NB
-    // once the consumers released the slot's previous visit (t - NB).
+    // once the consumers released the slot's previous visit (t - NB). Two teams take turns by
+    // visit; a team waits for its own copies, fences them to the async proxy (the tensor cores
+    // read them) and publishes the visit on the slot's full barrier, so a visit is published
+    // as soon as it has landed, not after the next visit's slot was freed and its copies issued
+    // (with one team, the skipped visits waited ~100-300 cycles per visit for that). Q travels
+    // with visit 0 (team 0).
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGS));
-    // Each visit's copies are one cp.async group; once visit t + 1's are issued, the thread
-    // waits for its copies of visit t, fences them to the async proxy (the tensor cores read
-    // them) and arrives on the slot's full barrier. Q travels with visit 0.
-    const int pt = threadIdx.x - 2 * 128;
+    const int team = (threadIdx.x - 2 * 128) / PTEAM, pt = threadIdx.x % PTEAM;
     if (nv > 0) {
-      load_q(p, s, b, h, sQ, r0, pt);
       const KvSrc ksrc = kv_src(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
       const KvSrc vsrc = kv_src(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
-      for (int t = 0; t <= nv; ++t) {
-        if (t < nv) {
-          const int slot = t % NB, v = nv - 1 - t;
-          if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
-          load_kv(p, s, b, kh, ksrc, sK + (u32)slot * KV_BYTES, v, pt);
-          load_kv(p, s, b, kh, vsrc, sV + (u32)slot * KV_BYTES, v, pt);
-        }
+      if (team == 0) load_q(p, s, b, h, sQ, r0, pt);  // lands with visit 0's copies
+      for (int t = team; t < nv; t += 2) {
+        const int slot = t % NB, v = nv - 1 - t;
+        if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
+        load_kv(p, s, b, kh, ksrc, sK + (u32)slot * KV_BYTES, v, pt);
+        load_kv(p, s, b, kh, vsrc, sV + (u32)slot * KV_BYTES, v, pt);
         cp_async_commit();
-        if (t > 0) {
-          cp_async_wait<1>();
-          fence_async_smem();
-          if (t == 1) mbar_arrive(qfull);
-          mbar_arrive(full0 + 8 * ((t - 1) % NB));
-        }
+        cp_async_wait<0>();
+        fence_async_smem();
+        if (t == 0) mbar_arrive(qfull);
+        mbar_arrive(full0 + 8 * slot);
       }
     }
-    cp_async_wait<0>();
     return;
   }
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGS));
