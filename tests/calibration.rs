@@ -48,20 +48,7 @@ fn sweep_counts_equal_separate_runs() {
         assert_eq!(o, dense, "{name}: the sweep writes the dense output");
         let mut nonzero = 0;
         for (lam, &count) in lambdas.iter().zip(&counts) {
-            let factor = lam * lk as f32;
-            let st = cpu::attention(
-                shape,
-                &q,
-                &k,
-                &v,
-                &mut o,
-                None,
-                Options {
-                    threshold_scale_factor: factor,
-                    ..Default::default()
-                },
-            )
-            .unwrap();
+            let st = skip_run(shape, &q, &k, &v, &mut o, lam * lk as f32);
             assert_eq!(st.visited, visited, "{name}");
             assert_eq!(
                 st.skipped, count,
@@ -89,22 +76,32 @@ fn measured_sparsity(inputs: Inputs, l: usize, factor: f32, seed: u64) -> f64 {
         }
     };
     let (q, k, v) = s.to_bf16();
-    let shape = s.shape;
     let mut o = vec![bf16::ZERO; q.len()];
-    let st = cpu::attention(
+    skip_run(s.shape, &q, &k, &v, &mut o, factor).fraction()
+}
+
+/// The CPU backend with Skip-Softmax at `factor`: its skip statistics.
+fn skip_run(
+    shape: cpu::Shape,
+    q: &[bf16],
+    k: &[bf16],
+    v: &[bf16],
+    o: &mut [bf16],
+    factor: f32,
+) -> cpu::SkipStats {
+    cpu::attention(
         shape,
-        &q,
-        &k,
-        &v,
-        &mut o,
+        q,
+        k,
+        v,
+        o,
         None,
         Options {
             threshold_scale_factor: factor,
             ..Default::default()
         },
     )
-    .unwrap();
-    st.fraction()
+    .unwrap()
 }
 
 fn calibrated_checkpoint(
