@@ -241,9 +241,9 @@ DEVI void sweep_count(u32 *cnt, u32 mask) {
     mask &= mask - 1;
   }
 }
-// The thread `leader` of a CTA adds the CTA's visited and skipped tiles to `skip_stats`.
-DEVI void flush_stats(const KernelParams &p, bool leader, u64 visited, u64 skipped) {
-  if (p.stats && leader) {
+// Thread 0 of a CTA adds the CTA's visited and skipped tiles to `skip_stats`.
+DEVI void flush_stats(const KernelParams &p, u64 visited, u64 skipped) {
+  if (p.stats && threadIdx.x == 0) {
     atomicAdd(p.stats, visited);
     atomicAdd(p.stats + 1, skipped);
   }
@@ -277,6 +277,13 @@ DEVI void sweep_flush(const KernelParams &p, const u32 *cnt, u64 visited) {
 // barrier of all counting threads, thread 0 flushes them, and (SWEEP) the sum of the `nwarps`
 // per-warp sweep rows, with one atomic per counter per CTA (an atomic per warp on the same
 // global words cost ~5 % of a 4K prefill).
+// The per-warp sweep counters for flush_cta_counts: `rows` in the SWEEP specialisation (the
+// only one that declares them), none otherwise.
+#if SWEEP
+#define SWEEP_ROWS(rows) (rows)
+#else
+#define SWEEP_ROWS(rows) nullptr
+#endif
 template <class Sync>
 DEVI void flush_cta_counts(const KernelParams &p, u32 *counts, u32 visited, u32 skipped, u32 (*scount)[32], int nwarps,
                            Sync sync) {
@@ -286,7 +293,7 @@ DEVI void flush_cta_counts(const KernelParams &p, u32 *counts, u32 visited, u32 
   }
   sync();
   if (threadIdx.x == 0) {
-    flush_stats(p, true, (u64)counts[0], (u64)counts[1]);
+    flush_stats(p, (u64)counts[0], (u64)counts[1]);
 #if SWEEP
     for (int c = 0; c < p.num_lambdas; ++c)
       for (int w = 1; w < nwarps; ++w) scount[0][c] += scount[w][c];

@@ -356,7 +356,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
       }
     }
   }
-  flush_stats(p, threadIdx.x == 0, (u64)n, (u64)skipped);
+  flush_stats(p, (u64)n, (u64)skipped);
 #if SWEEP
   if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n);
 #endif

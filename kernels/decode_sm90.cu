@@ -418,7 +418,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       if (c == 0) p.ws_lse[wrow] = l > 0.f ? fm[row] * p.scale + logf(l) : NEG_INF;
     }
   }
-  flush_stats(p, threadIdx.x == 0, (u64)n, (u64)skipped);
+  flush_stats(p, (u64)n, (u64)skipped);
 #if SWEEP
   if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n);
 #endif

@@ -223,10 +223,5 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     #pragma unroll
     for (int hh = 0; hh < 2; ++hh)
       store_prefill_row(p, s, b, h, rbase + mi * 16 + hh * 8, &O[mi][0][hh * 2], l[mi][hh], m[mi][hh]);
-#if SWEEP
-  u32(*sweep_rows)[32] = scount;
-#else
-  u32(*sweep_rows)[32] = nullptr;
-#endif
-  flush_cta_counts(p, counts, (u32)(nva[0] + nva[1]), skipped, sweep_rows, NWARPS, [] { __syncthreads(); });
+  flush_cta_counts(p, counts, (u32)(nva[0] + nva[1]), skipped, SWEEP_ROWS(scount), NWARPS, [] { __syncthreads(); });
 }

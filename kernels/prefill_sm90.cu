@@ -328,6 +328,14 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   #pragma unroll
   for (int kk = 0; kk < VN / 16; ++kk) Pc[kk][0] = Pc[kk][1] = Pc[kk][2] = Pc[kk][3] = 0u;
 
+#if SKIP
+  // Whether any warp of this warpgroup kept half `hf` of visit u (each wrote its votes before
+  // the turn barrier that precedes this read); a vote of all lanes so ptxas sees a warp-uniform
+  // condition for the P V it guards.
+  auto kept = [&](bool valid, int u, int hf) {
+    return __all_sync(0xffffffffu, valid && *(volatile u32 *)&wkeep[wg][u & 1][hf] != 0u);
+  };
+#endif
   if (nv > 0) {
     mbar_wait(qfull, 0);                                // Q has landed
     if (wg == 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
@@ -345,10 +353,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     mbar_wait(full0 + 8 * cur, ph);  // copies of visit t
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
-    // P V of visit t - 1, per half, if any warp of this warpgroup kept it (each wrote its votes
-    // before this turn barrier); votes of all lanes so ptxas sees warp-uniform conditions.
-    const bool pv_lo = __all_sync(0xffffffffu, t > 0 && *(volatile u32 *)&wkeep[wg][(t - 1) & 1][0] != 0u);
-    const bool pv_hi = __all_sync(0xffffffffu, t > 0 && *(volatile u32 *)&wkeep[wg][(t - 1) & 1][1] != 0u);
+    // P V of visit t - 1, per half, if any warp of this warpgroup kept it.
+    const bool pv_lo = kept(t > 0, t - 1, 0), pv_hi = kept(t > 0, t - 1, 1);
 #else
     const bool pv_lo = __all_sync(0xffffffffu, t > 0), pv_hi = pv_lo;
 #endif
@@ -520,8 +526,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     // The last turn: P V of the last visit. Warpgroup 1 hands no turn back (the turns balance).
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
-    const bool pv_lo = __all_sync(0xffffffffu, *(volatile u32 *)&wkeep[wg][(nv - 1) & 1][0] != 0u);
-    const bool pv_hi = __all_sync(0xffffffffu, *(volatile u32 *)&wkeep[wg][(nv - 1) & 1][1] != 0u);
+    const bool pv_lo = kept(true, nv - 1, 0), pv_hi = kept(true, nv - 1, 1);
 #else
     const bool pv_lo = true, pv_hi = true;
 #endif
@@ -537,10 +542,5 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   #pragma unroll
   for (int hh = 0; hh < 2; ++hh) store_prefill_row(p, s, b, h, rbase + hh * 8, &O[hh * 2], l[hh], m[hh]);
   // The consumer warps' counts (the producer has returned): BAR_END is their barrier.
-#if SWEEP
-  u32(*sweep_rows)[32] = scount;
-#else
-  u32(*sweep_rows)[32] = nullptr;
-#endif
-  flush_cta_counts(p, counts, (u32)nvw, skipped, sweep_rows, 8, [] { named_sync(BAR_END, 2 * 128); });
+  flush_cta_counts(p, counts, (u32)nvw, skipped, SWEEP_ROWS(scount), 8, [] { named_sync(BAR_END, 2 * 128); });
 }
