@@ -289,34 +289,32 @@ pub fn compile_with_log(v: &Variant, arch: &str, ptxas_verbose: bool) -> Result<
             "nvrtcCreateProgram",
         )?;
         let res = nv::nvrtcCompileProgram(prog, opt_ptrs.len() as i32, opt_ptrs.as_ptr());
+        let log = program_log(prog);
         let out = if res != nv::nvrtcResult::NVRTC_SUCCESS {
-            let log = program_log(prog);
             Err(Error::Cuda(format!(
                 "NVRTC failed to compile {} for {arch}:\n{log}",
                 v.name()
             )))
         } else {
-            let log = program_log(prog);
-            let mut n = 0usize;
             // A virtual architecture (compute_90a) gives PTX, a real one (sm_90a) a cubin.
-            let ptx = arch.starts_with("compute_");
-            if ptx {
-                check(nv::nvrtcGetPTXSize(prog, &mut n), "nvrtcGetPTXSize")?;
-            } else {
-                check(nv::nvrtcGetCUBINSize(prog, &mut n), "nvrtcGetCUBINSize")?;
-            }
+            type SizeFn = unsafe fn(nv::nvrtcProgram, *mut usize) -> nv::nvrtcResult;
+            type GetFn = unsafe fn(nv::nvrtcProgram, *mut c_char) -> nv::nvrtcResult;
+            let ((size, size_name), (get, get_name)): ((SizeFn, &str), (GetFn, &str)) =
+                if arch.starts_with("compute_") {
+                    (
+                        (nv::nvrtcGetPTXSize, "nvrtcGetPTXSize"),
+                        (nv::nvrtcGetPTX, "nvrtcGetPTX"),
+                    )
+                } else {
+                    (
+                        (nv::nvrtcGetCUBINSize, "nvrtcGetCUBINSize"),
+                        (nv::nvrtcGetCUBIN, "nvrtcGetCUBIN"),
+                    )
+                };
+            let mut n = 0usize;
+            check(size(prog, &mut n), size_name)?;
             let mut bin = vec![0u8; n];
-            if ptx {
-                check(
-                    nv::nvrtcGetPTX(prog, bin.as_mut_ptr() as *mut c_char),
-                    "nvrtcGetPTX",
-                )?;
-            } else {
-                check(
-                    nv::nvrtcGetCUBIN(prog, bin.as_mut_ptr() as *mut c_char),
-                    "nvrtcGetCUBIN",
-                )?;
-            }
+            check(get(prog, bin.as_mut_ptr() as *mut c_char), get_name)?;
             Ok((bin, log))
         };
         nv::nvrtcDestroyProgram(&mut prog);
