@@ -446,29 +446,29 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
       if (lane == 0 && 2 * v < nvw) sweep_count(scount[wg * 4 + warp], mlo);
     }
 #endif
-    const bool skip_lo = false, skip_hi = false;
 #endif
+    // Online softmax (exp2 domain) over the kept halves (warp-uniform flags) into Pc; a skipped
+    // half's P is zero (another warp of the warpgroup may keep it: its P V then adds nothing for
+    // these rows). Sets al, the factors that rescale O.
     float al[2] = {1.f, 1.f};
-    if (!(skip_lo && skip_hi)) {
-      // Online softmax (exp2 domain) over the kept halves; a skipped half's P is zero (another
-      // warp of the warpgroup may keep it: its P V then adds nothing for these rows).
+    auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {
       float P[VN / 2], mn[2], ms[2], rs[2] = {0.f, 0.f};
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         mn[hh] = m[hh];
-        if (!skip_hi) mn[hh] = fmaxf(mn[hh], mx[1][hh]);
-        if (!skip_lo) mn[hh] = fmaxf(mn[hh], mx[0][hh]);
+        if (keep_hi) mn[hh] = fmaxf(mn[hh], mx[1][hh]);
+        if (keep_lo) mn[hh] = fmaxf(mn[hh], mx[0][hh]);
         ms[hh] = mn[hh] == NEG_INF ? 0.f : mn[hh] * p.scale_log2;
         al[hh] = fast_exp2(m[hh] * p.scale_log2 - ms[hh]);
       }
       // One branch per half (warp-uniform), both rows inside: 32 independent exponentials.
       #pragma unroll
       for (int hf = 0; hf < 2; ++hf) {
-        const bool keep = hf ? !skip_hi : !skip_lo;
+        const bool keep = hf ? keep_hi : keep_lo;
         if (!keep) {
           #pragma unroll
           for (int i = hf * 32; i < hf * 32 + 32; ++i) P[i] = 0.f;
-        } else if (need_mask) {
+        } else if (masked) {
           #pragma unroll
           for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
             #pragma unroll
@@ -502,12 +502,29 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
         Pc[kk][2] = pack2(P[kk * 8 + 4], P[kk * 8 + 5]);
         Pc[kk][3] = pack2(P[kk * 8 + 6], P[kk * 8 + 7]);
       }
-    }
+    };
 #if SKIP
-    else {
+    // One copy of the softmax per kind of visit, each compiled for constant flags: all skipped
+    // first (the common case when skipping pays), masked (rare: the sequence's end, the causal
+    // diagonal; flags as variables), both halves kept (the dense kernel's code: every visit when
+    // nothing is skipped), one half kept. With the flags as variables in one copy (run 27) the
+    // kept visits cost ~240-400 cycles more than the dense kernel's (bench/micro/
+    // profile_visits.py); these copies made the skip kernel 2-6 % faster at every sparsity,
+    // nothing skipped included (bench/ab_prefill.py, bench/runs/session7/ab2-fast3-fast4.log).
+    if (skip_lo && skip_hi) {
       #pragma unroll
       for (int kk = 0; kk < VN / 16; ++kk) Pc[kk][0] = Pc[kk][1] = Pc[kk][2] = Pc[kk][3] = 0u;
+    } else if (need_mask) {
+      softmax(!skip_lo, !skip_hi, true);
+    } else if (!skip_lo && !skip_hi) {
+      softmax(true, true, false);
+    } else if (!skip_lo) {
+      softmax(true, false, false);
+    } else {
+      softmax(false, true, false);
     }
+#else
+    softmax(true, true, need_mask);
 #endif
     // Rescale O only when some row's maximum moved (al == 1 exactly otherwise); P V_{t-1} is
     // retired, P V_t not issued yet.

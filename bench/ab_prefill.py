@@ -1,0 +1,51 @@
+"""Interleaved prefill A/B of several library builds in one process: the same inputs, the builds
+timed in turn for several rounds (median per build), so clock and thermal drift hit every build
+alike (bench/tune_prefill.py times one build per process: its ratios move by +-4 % from run to
+run). bf16, d = 128 (--d64: 64), 32 heads, batch 1. Prints absolute times and each build's time relative to
+the first build. Example:
+python3 bench/ab_prefill.py target/device-base/libblasst.so target/device-new/libblasst.so"""
+import os
+import statistics
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+from blasst_ctypes import Blasst  # noqa: E402
+from bench import structured, timeit  # noqa: E402
+
+libs = [a for a in sys.argv[1:] if not a.startswith("--")]
+rounds = 5
+bls = [Blasst(p) for p in libs]
+names = [os.path.basename(os.path.dirname(os.path.abspath(p))) for p in libs]
+H, D = 32, (64 if "--d64" in sys.argv else 128)
+
+
+def ab(label, make_params):
+    ps = [make_params(bl) for bl in bls]
+    for bl, p in zip(bls, ps):  # compile and warm every build first
+        bl.run(p)
+    torch.cuda.synchronize()
+    ts = [[] for _ in bls]
+    for _ in range(rounds):
+        for i, (bl, p) in enumerate(zip(bls, ps)):
+            ts[i].append(timeit(lambda: bl.run(p), min_ms=30.0))
+    med = [statistics.median(t) for t in ts]
+    cells = " | ".join(f"{n} {m * 1e3:6.3f} ms x{med[0] / m:.3f}" for n, m in zip(names, med))
+    print(f"{label:<34} {cells}", flush=True)
+
+
+for S, causal in ((8192, False), (8192, True), (16384, False), (32768, True)):
+    o = torch.empty(1, S, H, D, device="cuda", dtype=torch.bfloat16)
+    q, k, v = (torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    tag = f"S={S} c={int(causal)}"
+    ab(f"{tag} dense", lambda bl: bl.params(q, k, v, o, causal=causal))
+    ab(f"{tag} skip, nothing skipped", lambda bl: bl.params(q, k, v, o, causal=causal, factor=1e-30 * S))
+    for hot in (0.5, 0.3, 0.08):
+        q, k, v = structured(1, S, H, H, D, hot, seed=S)
+        stats = torch.zeros(2, dtype=torch.int64, device="cuda")
+        bls[0].run(bls[0].params(q, k, v, o, causal=causal, factor=1e-3 * S, stats=stats))
+        torch.cuda.synchronize()
+        s = stats.tolist()
+        ab(f"{tag} skip {s[1] / max(1, s[0]):4.0%} (hot={hot})",
+           lambda bl: bl.params(q, k, v, o, causal=causal, factor=1e-3 * S))
