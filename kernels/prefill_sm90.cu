@@ -433,10 +433,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     const bool skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
     if (skip_hi && 2 * v + 1 < nvw) ++skipped;
     if (skip_lo && 2 * v < nvw) ++skipped;
-    if (lane == 0) {
-      ((volatile unsigned char *)&wkeep[wg][t & 1][0])[warp] = skip_lo ? 0 : 1;
-      ((volatile unsigned char *)&wkeep[wg][t & 1][1])[warp] = skip_hi ? 0 : 1;
-    }
 #else
 #if SWEEP
     {
@@ -512,8 +508,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     // profile_visits.py); these copies made the skip kernel 2-6 % faster at every sparsity,
     // nothing skipped included (bench/ab_prefill.py, bench/runs/session7/ab2-fast3-fast4.log).
     if (skip_lo && skip_hi) {
+      // Zeroed here, not hoisted above the branch onto every visit's path (volatile).
       #pragma unroll
-      for (int kk = 0; kk < VN / 16; ++kk) Pc[kk][0] = Pc[kk][1] = Pc[kk][2] = Pc[kk][3] = 0u;
+      for (int kk = 0; kk < VN / 16; ++kk)
+        #pragma unroll
+        for (int j = 0; j < 4; ++j) asm volatile("mov.b32 %0, 0;\n" : "=r"(Pc[kk][j]));
     } else if (need_mask) {
       softmax(!skip_lo, !skip_hi, true);
     } else if (!skip_lo && !skip_hi) {
@@ -535,6 +534,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
         O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
       }
     }
+#if SKIP
+    // The warp's decisions for the next turn (every lane stores the same bytes: no branch; after
+    // the softmax, off its path).
+    ((volatile unsigned char *)&wkeep[wg][t & 1][0])[warp] = skip_lo ? 0 : 1;
+    ((volatile unsigned char *)&wkeep[wg][t & 1][1])[warp] = skip_hi ? 0 : 1;
+#endif
     prv = cur;
     cur = cur == NB - 1 ? 0 : cur + 1;
     ph ^= cur == 0 ? 1u : 0u;
