@@ -445,10 +445,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
 #endif
     // Online softmax (exp2 domain) over the kept halves (warp-uniform flags) into Pc; a skipped
     // half's P is zero (another warp of the warpgroup may keep it: its P V then adds nothing for
-    // these rows). Sets al, the factors that rescale O.
-    float al[2] = {1.f, 1.f};
+    // these rows); rescales O.
     auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {
-      float P[VN / 2], mn[2], ms[2], rs[2] = {0.f, 0.f};
+      float P[VN / 2], mn[2], ms[2], rs[2] = {0.f, 0.f}, al[2];
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         mn[hh] = m[hh];
@@ -498,6 +497,15 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
         Pc[kk][2] = pack2(P[kk * 8 + 4], P[kk * 8 + 5]);
         Pc[kk][3] = pack2(P[kk * 8 + 6], P[kk * 8 + 7]);
       }
+      // Rescale O only when some row's maximum moved (al == 1 exactly otherwise); P V_{t-1} is
+      // retired, P V_t not issued yet. (A visit that skips both halves moves no maximum.)
+      if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
+        #pragma unroll
+        for (int dt = 0; dt < HEAD_DIM / 8; ++dt) {
+          O[dt * 4 + 0] *= al[0], O[dt * 4 + 1] *= al[0];
+          O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
+        }
+      }
     };
 #if SKIP
     // One copy of the softmax per kind of visit, each compiled for constant flags: all skipped
@@ -525,15 +533,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
 #else
     softmax(true, true, need_mask);
 #endif
-    // Rescale O only when some row's maximum moved (al == 1 exactly otherwise); P V_{t-1} is
-    // retired, P V_t not issued yet.
-    if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
-      #pragma unroll
-      for (int dt = 0; dt < HEAD_DIM / 8; ++dt) {
-        O[dt * 4 + 0] *= al[0], O[dt * 4 + 1] *= al[0];
-        O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
-      }
-    }
 #if SKIP
     // The warp's decisions for the next turn (every lane stores the same bytes: no branch; after
     // the softmax, off its path).
