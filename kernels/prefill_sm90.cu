@@ -530,14 +530,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     } else {
       softmax(false, true, false);
     }
-#else
-    softmax(true, true, need_mask);
-#endif
-#if SKIP
     // The warp's decisions for the next turn (every lane stores the same bytes: no branch; after
     // the softmax, off its path).
     ((volatile unsigned char *)&wkeep[wg][t & 1][0])[warp] = skip_lo ? 0 : 1;
     ((volatile unsigned char *)&wkeep[wg][t & 1][1])[warp] = skip_hi ? 0 : 1;
+#else
+    softmax(true, true, need_mask);
 #endif
     prv = cur;
     cur = cur == NB - 1 ? 0 : cur + 1;
