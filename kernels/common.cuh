@@ -272,11 +272,6 @@ DEVI void sweep_flush(const KernelParams &p, const u32 *cnt, u64 visited) {
   atomicAdd(p.sweep_visited, visited);
 }
 
-// The end of a prefill CTA: lane 0 of every counting warp adds the warp's visited and skipped
-// tiles to the CTA's shared `counts` (zeroed before a barrier earlier); after `sync()`, a
-// barrier of all counting threads, thread 0 flushes them, and (SWEEP) the sum of the `nwarps`
-// per-warp sweep rows, with one atomic per counter per CTA (an atomic per warp on the same
-// global words cost ~5 % of a 4K prefill).
 // The per-warp sweep counters for flush_cta_counts: `rows` in the SWEEP specialisation (the
 // only one that declares them), none otherwise.
 #if SWEEP
@@ -284,6 +279,11 @@ DEVI void sweep_flush(const KernelParams &p, const u32 *cnt, u64 visited) {
 #else
 #define SWEEP_ROWS(rows) nullptr
 #endif
+// The end of a prefill CTA: lane 0 of every counting warp adds the warp's visited and skipped
+// tiles to the CTA's shared `counts` (zeroed before a barrier earlier); after `sync()`, a
+// barrier of all counting threads, thread 0 flushes them, and (SWEEP) the sum of the `nwarps`
+// per-warp sweep rows, with one atomic per counter per CTA (an atomic per warp on the same
+// global words cost ~5 % of a 4K prefill).
 template <class Sync>
 DEVI void flush_cta_counts(const KernelParams &p, u32 *counts, u32 visited, u32 skipped, u32 (*scount)[32], int nwarps,
                            Sync sync) {
