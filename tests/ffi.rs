@@ -189,3 +189,61 @@ fn random_spec_strings_never_crash() {
         }
     }
 }
+
+/// Decode splits differently when it skips (264 work units) than when it is dense (132), and
+/// the workspace that `blasst_attn_workspace_size` asks for serves both (no GPU needed: the
+/// plan and the size come from validation alone).
+#[test]
+fn decode_plan_follows_the_factor_and_one_workspace_fits_both() {
+    let mut p = AttnParams::default();
+    p.device = blasst::attn::BLASST_DEVICE_CUDA;
+    p.dtype = blasst::attn::BLASST_DTYPE_BF16;
+    let (hq, hkv, d, lk) = (32u32, 8u32, 128u32, 131072u32);
+    (
+        p.batch_size,
+        p.num_q_heads,
+        p.num_kv_heads,
+        p.head_dim,
+        p.max_seqlen_q,
+        p.max_seqlen_kv,
+    ) = (1, hq, hkv, d, 1, lk);
+    // Never dereferenced: the plan and the workspace size do not touch the tensors.
+    let fake = 0x7f00_0000_0000usize as *mut std::ffi::c_void;
+    (p.q, p.k, p.v, p.o) = (fake, fake, fake, fake);
+    (p.q_row_stride, p.q_head_stride) = ((hq * d) as i64, d as i64);
+    (p.o_row_stride, p.o_head_stride) = ((hq * d) as i64, d as i64);
+    (p.k_row_stride, p.k_head_stride) = ((hkv * d) as i64, d as i64);
+    (p.v_row_stride, p.v_head_stride) = ((hkv * d) as i64, d as i64);
+    let plan_of = |p: &AttnParams| {
+        let mut out = blasst::attn::AttnPlanInfo::default();
+        assert_eq!(
+            unsafe { blasst_attn_plan(p, &mut out) },
+            blasst_status::BLASST_OK,
+            "{}",
+            last_error()
+        );
+        out
+    };
+    let ws_of = |p: &AttnParams| {
+        let mut n = usize::MAX;
+        assert_eq!(
+            unsafe { blasst_attn_workspace_size(p, &mut n) },
+            blasst_status::BLASST_OK,
+            "{}",
+            last_error()
+        );
+        n
+    };
+    p.threshold_scale_factor = 0.0;
+    let dense = plan_of(&p);
+    let ws_dense = ws_of(&p);
+    p.threshold_scale_factor = 100.0;
+    let skip = plan_of(&p);
+    let ws_skip = ws_of(&p);
+    // 8 (sequence, KV head) units: 132 / 8 = 16 splits dense, 264 / 8 = 33 with skipping.
+    assert_eq!((dense.num_kv_splits, skip.num_kv_splits), (16, 33));
+    assert_eq!((dense.block_m, dense.block_n), (skip.block_m, skip.block_n));
+    let per_split = (hq * (d + 1) * 4) as usize;
+    assert_eq!(ws_dense, 33 * per_split);
+    assert_eq!(ws_skip, ws_dense);
+}
