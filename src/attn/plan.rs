@@ -23,6 +23,7 @@
 //!   - dense (factor 0): 132 units, one CTA per multiprocessor, as cuDNN's decode kernel does;
 //!     with nothing to decide, fewer and longer streams read the cache 2-3 % faster (1 x 128K
 //!     and 16 x 32K, bench/runs/session8/decode-units-pipeline-sweep.log).
+//!
 //!   Factor 0 must give the dense kernel's output bit for bit, and it does: a factor-0 call
 //!   runs the dense kernel on the dense plan. The split count depends only on the call's sizes
 //!   and whether it skips, never on the device, so the CPU reproduces it exactly. A workspace
