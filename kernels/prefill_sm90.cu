@@ -341,7 +341,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     if (wg == 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
   }
   // Visit t. The warpgroups take turns on the tensor cores (FA3's ping-pong): in its turn a
-  // warpgroup issues the P V of visit t - 1 (the halves some warp kept) and S_t = Q K_t^T,
+  // warpgroup issues S_t = Q K_t^T and the P V of visit t - 1 (the halves some warp kept),
   // hands the turn over and waits for both, so the other warpgroup's MMAs run during this
   // one's softmax. Then, on S_t: mask, row maxima per plan tile (half), votes (SKIP: a warp
   // vote per half, upper tile first: the plan's order) | softmax of the kept halves into Pc |
@@ -352,15 +352,17 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     const int v = nv - 1 - t, k0 = v * VN;
     mbar_wait(full0 + 8 * cur, ph);  // copies of visit t
     named_sync(BAR_TURN + wg, 2 * 128);
+    // S_t first, so its issue does not wait for the decisions' shared-memory read; then the P V
+    // of visit t - 1, per half, if any warp of this warpgroup kept it; one commit group. (P V
+    // first measured ~1 % slower, dense and sparse: bench/runs/session8/ab2-s-first.log.)
+    wg_fence();
+    issue_s(S, cur);
 #if SKIP
-    // P V of visit t - 1, per half, if any warp of this warpgroup kept it.
     const bool pv_lo = kept(t > 0, t - 1, 0), pv_hi = kept(t > 0, t - 1, 1);
 #else
     const bool pv_lo = __all_sync(0xffffffffu, t > 0), pv_hi = pv_lo;
 #endif
-    wg_fence();
     issue_pv(Pc, prv, pv_lo, pv_hi);
-    issue_s(S, cur);
     wg_commit();
     named_arrive(BAR_TURN + (wg ^ 1), 2 * 128);
     wg_wait<0>();  // unconditional: ptxas then knows S, O and Pc are free on every path
