@@ -122,26 +122,15 @@ pub fn plan(p: &AttnParams) -> Result<AttnPlanInfo> {
 
 /// Bytes of device workspace the call needs for split-KV partial results (0 on the CPU and
 /// when the plan has one split). Partial outputs are fp32 `[splits][rows][heads][dim]`
-/// followed by fp32 LSEs `[splits][rows][heads]`. Sized for the larger of the call's dense
-/// and Skip-Softmax plans (they split decode differently, `plan.rs`), so one workspace serves
-/// the call whatever its `threshold_scale_factor` (a gate or a calibration may change that
-/// from call to call) and also its calibration sweep.
+/// followed by fp32 LSEs `[splits][rows][heads]`.
 pub fn workspace_size(p: &AttnParams) -> Result<usize> {
     let d = validate(p)?;
-    if d.device == Device::Cpu {
-        return Ok(0);
-    }
-    let splits = d
-        .plan
-        .num_kv_splits
-        .max(plan::default_plan(&d, true).num_kv_splits)
-        .max(plan::default_plan(&d, false).num_kv_splits) as usize;
-    if splits <= 1 {
+    if d.device == Device::Cpu || d.plan.num_kv_splits <= 1 {
         return Ok(0);
     }
     let rows = d.batch * d.max_lq;
     let per_split = rows * d.hq * (d.head_dim + 1) * 4;
-    Ok(per_split * splits)
+    Ok(per_split * d.plan.num_kv_splits as usize)
 }
 
 /// The calibration sweep (SPEC section 6): one dense pass (the output is written as by a
@@ -159,13 +148,11 @@ pub unsafe fn calibrate_sweep(
     visited: *mut u64,
     cuda_stream: *mut c_void,
 ) -> Result<()> {
-    // The sweep is one dense pass whatever the caller's factor, on the plan of the skip runs
-    // whose counts it predicts.
-    let mut d = Desc {
+    // The sweep is one dense pass whatever the caller's factor.
+    let d = Desc {
         factor: 0.0,
         ..validate(p)?
     };
-    d.plan = effective_plan(p, &d, true)?;
     if lambdas.is_empty() || lambdas.len() > 32 {
         return Err(invalid!(
             "num_lambdas = {} must be in 1..=32",

@@ -11,25 +11,13 @@
 //! * decode (`max_seqlen_q <= 8` and `max_seqlen_q * group <= 64`): the query tokens of a
 //!   sequence times the query heads that share a KV head are packed into one tile of rows,
 //!   64 keys per tile, last to first, and the KV range is split into as many splits as keep the
-//!   work units at or below a target, with at least 16 tiles per split (each split has its own
-//!   running max, and short splits lose sparsity to their first tiles). The target depends on
-//!   whether the call skips (`threshold_scale_factor > 0`):
-//!   - Skip-Softmax: 264 units, one wave of 2 CTAs per multiprocessor of an H100/H200. A CTA's
-//!     decisions (K, scores, the row-max exchange, the vote) then overlap the other CTA's
-//!     loads, and splits are long, so their running maxima skip more (measured on the H200
-//!     against 128-132, 528 and 1056: bench/RESULTS.md).
-//!     The calibration sweep (a dense pass that counts what skip runs would skip) uses this
-//!     plan too, so that its counts are those of the skip runs it predicts.
-//!   - dense (factor 0): 132 units, one CTA per multiprocessor, as cuDNN's decode kernel does;
-//!     with nothing to decide, fewer and longer streams read the cache 2-3 % faster (1 x 128K
-//!     and 16 x 32K, bench/runs/session8/decode-units-pipeline-sweep.log).
-//!
-//!   Factor 0 must give the dense kernel's output bit for bit, and it does: a factor-0 call
-//!   runs the dense kernel on the dense plan. The split count depends only on the call's sizes
-//!   and whether it skips, never on the device, so the CPU reproduces it exactly. A workspace
-//!   sized by `blasst_attn_workspace_size` fits both plans of the call (`workspace_size`).
-//!
-//! Other calls use the prefill plan.
+//!   work units at or below 264 (one wave of 2 CTAs per multiprocessor of an H100/H200: no
+//!   partial wave, each CTA's pipeline start paid once, and long splits, whose running maxima
+//!   skip more; measured on the H200 against 528 and 1056, bench/RESULTS.md), with at least 16
+//!   tiles per split (each split has its own running max,
+//!   and short splits lose sparsity to their first tiles). The
+//!   split count depends only on the call's sizes, never on the device, so the CPU reproduces
+//!   it exactly. Other calls use the prefill plan.
 
 use super::{AttnParams, AttnPlanInfo, Desc, Device, Phase};
 use crate::{Result, invalid};
@@ -39,34 +27,25 @@ pub const PREFILL_BLOCK_M: u32 = 16;
 pub const PREFILL_BLOCK_N: u32 = 64;
 pub const DECODE_MAX_BLOCK_M: usize = 64;
 pub const DECODE_BLOCK_N: u32 = 64;
-/// Decode work units a Skip-Softmax call aims at (two CTAs per SM of a 132-SM H100/H200).
-const DECODE_TARGET_UNITS_SKIP: usize = 264;
-/// Decode work units a dense call aims at (one CTA per SM).
-const DECODE_TARGET_UNITS_DENSE: usize = 132;
+const DECODE_TARGET_UNITS: usize = 264;
 
-/// The decode plan's target work units for a call that skips or not, or `BLASST_DECODE_UNITS`
-/// for both (a tuning switch for benchmarks, read once per process; the CPU backend reads the
-/// same value, so both backends still run one plan).
-fn decode_target_units(skipping: bool) -> usize {
-    static UNITS: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
-    let forced = *UNITS.get_or_init(|| {
+/// The decode plan's target work units: 264, or `BLASST_DECODE_UNITS` (a tuning switch for
+/// benchmarks, read once per process; the CPU backend reads the same value, so both backends
+/// still run one plan).
+fn decode_target_units() -> usize {
+    static UNITS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *UNITS.get_or_init(|| {
         std::env::var("BLASST_DECODE_UNITS")
             .ok()
             .and_then(|v| v.trim().parse().ok())
             .filter(|&u| (1..=4096).contains(&u))
-    });
-    forced.unwrap_or(if skipping {
-        DECODE_TARGET_UNITS_SKIP
-    } else {
-        DECODE_TARGET_UNITS_DENSE
+            .unwrap_or(DECODE_TARGET_UNITS)
     })
 }
 const DECODE_MIN_TILES_PER_SPLIT: usize = 16;
 const MAX_SPLITS: usize = 128;
 
-/// The default plan of a call described by `d`, for a pass that skips (`skipping`: a
-/// Skip-Softmax run, or the calibration sweep, whose counts must match such runs) or a dense one.
-pub fn default_plan(d: &Desc, skipping: bool) -> AttnPlanInfo {
+pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     if d.max_lq > DECODE_MAX_SEQLEN_Q || d.max_lq * d.group > DECODE_MAX_BLOCK_M {
         return AttnPlanInfo {
             phase: Phase::Prefill.as_u32(),
@@ -83,7 +62,7 @@ pub fn default_plan(d: &Desc, skipping: bool) -> AttnPlanInfo {
     let units = d.batch * d.hkv * row_tiles;
     let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
     let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
-    let splits = (decode_target_units(skipping) / units)
+    let splits = (decode_target_units() / units)
         .min(max_by_len)
         .clamp(1, MAX_SPLITS);
     AttnPlanInfo {
@@ -97,9 +76,9 @@ pub fn default_plan(d: &Desc, skipping: bool) -> AttnPlanInfo {
 }
 
 /// The plan a call runs with: the caller's (CPU only; on the GPU only the default plan is
-/// accepted) or the default one for `skipping` (see [`default_plan`]).
-pub fn effective_plan(p: &AttnParams, d: &Desc, skipping: bool) -> Result<AttnPlanInfo> {
-    let default = default_plan(d, skipping);
+/// accepted) or the default one.
+pub fn effective_plan(p: &AttnParams, d: &Desc) -> Result<AttnPlanInfo> {
+    let default = default_plan(d);
     if p.plan.is_null() {
         return Ok(default);
     }
@@ -172,37 +151,31 @@ mod tests {
 
     #[test]
     fn decode_splits_fill_one_wave_of_long_splits() {
-        // (batch, hq, hkv, lq, lk) -> (block_m, splits with skipping, dense splits): the
-        // benchmark's decode sizes, a short cache (at least 16 tiles per split), speculative
-        // decoding, a 64-row tile.
-        for (b, hq, hkv, lq, lk, bm, splits, dense_splits) in [
-            (1, 32, 8, 1, 131072, 4, 33, 16),
-            (16, 32, 8, 1, 32768, 4, 2, 1),
-            (64, 32, 8, 1, 8192, 4, 1, 1),
-            (1, 32, 8, 1, 2048, 4, 2, 2),
-            (1, 32, 8, 1, 1000, 4, 1, 1),
-            (2, 16, 2, 4, 6000, 32, 5, 5),
-            (1, 64, 1, 1, 50000, 64, 48, 48),
+        // (batch, hq, hkv, lq, lk) -> (block_m, splits): the benchmark's decode sizes, a short
+        // cache (at least 16 tiles per split), speculative decoding, a 64-row tile.
+        for (b, hq, hkv, lq, lk, bm, splits) in [
+            (1, 32, 8, 1, 131072, 4, 33),
+            (16, 32, 8, 1, 32768, 4, 2),
+            (64, 32, 8, 1, 8192, 4, 1),
+            (1, 32, 8, 1, 2048, 4, 2),
+            (1, 32, 8, 1, 1000, 4, 1),
+            (2, 16, 2, 4, 6000, 32, 5),
+            (1, 64, 1, 1, 50000, 64, 48),
         ] {
-            for (skipping, target, want) in [
-                (true, DECODE_TARGET_UNITS_SKIP, splits),
-                (false, DECODE_TARGET_UNITS_DENSE, dense_splits),
-            ] {
-                let pl = default_plan(&desc(b, hq, hkv, lq, lk), skipping);
-                assert_eq!(pl.phase, Phase::Decode.as_u32());
-                assert_eq!(
-                    (pl.block_m, pl.num_kv_splits),
-                    (bm, want),
-                    "{b}x{lk} {hq}/{hkv} lq {lq} skipping {skipping}"
-                );
-                let units = b * hkv * (lq * (hq / hkv)).div_ceil(bm as usize) * want as usize;
-                assert!(units <= target || want == 1);
-                let tiles = lk.div_ceil(DECODE_BLOCK_N as usize);
-                assert!(want == 1 || tiles / want as usize >= DECODE_MIN_TILES_PER_SPLIT);
-            }
+            let pl = default_plan(&desc(b, hq, hkv, lq, lk));
+            assert_eq!(pl.phase, Phase::Decode.as_u32());
+            assert_eq!(
+                (pl.block_m, pl.num_kv_splits),
+                (bm, splits),
+                "{b}x{lk} {hq}/{hkv} lq {lq}"
+            );
+            let units = b * hkv * (lq * (hq / hkv)).div_ceil(bm as usize) * splits as usize;
+            assert!(units <= DECODE_TARGET_UNITS || splits == 1);
+            let tiles = lk.div_ceil(DECODE_BLOCK_N as usize);
+            assert!(splits == 1 || tiles / splits as usize >= DECODE_MIN_TILES_PER_SPLIT);
         }
         // Prefill: one split, 16 x 64 tiles, last to first.
-        let pl = default_plan(&desc(1, 32, 8, 9, 4096), false);
+        let pl = default_plan(&desc(1, 32, 8, 9, 4096));
         assert_eq!(
             (
                 pl.phase,

@@ -320,6 +320,6 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
         paged,
         plan: AttnPlanInfo::default(),
     };
-    desc.plan = super::effective_plan(p, &desc, factor > 0.0)?;
+    desc.plan = super::effective_plan(p, &desc)?;
     Ok(desc)
 }
