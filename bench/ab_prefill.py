@@ -33,19 +33,29 @@ def ab(label, make_params):
     med = [statistics.median(t) for t in ts]
     cells = " | ".join(f"{n} {m * 1e3:6.3f} ms x{med[0] / m:.3f}" for n, m in zip(names, med))
     print(f"{label:<34} {cells}", flush=True)
+    return med
+
+
+def ratios(label, dense, skip):
+    """Each build's skip speedup over its own dense time on the same input."""
+    cells = " | ".join(f"{n} x{d / s:.3f}" for n, d, s in zip(names, dense, skip))
+    print(f"{label:<34} {cells}", flush=True)
 
 
 for S, causal in ((8192, False), (8192, True), (16384, False), (32768, True)):
     o = torch.empty(1, S, H, D, device="cuda", dtype=torch.bfloat16)
     q, k, v = (torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
     tag = f"S={S} c={int(causal)}"
-    ab(f"{tag} dense", lambda bl: bl.params(q, k, v, o, causal=causal))
-    ab(f"{tag} skip, nothing skipped", lambda bl: bl.params(q, k, v, o, causal=causal, factor=1e-30 * S))
+    dense = ab(f"{tag} dense", lambda bl: bl.params(q, k, v, o, causal=causal))
+    skip = ab(f"{tag} skip, nothing skipped", lambda bl: bl.params(q, k, v, o, causal=causal, factor=1e-30 * S))
+    ratios(f"{tag}   speedup over own dense", dense, skip)
     for hot in (0.5, 0.3, 0.08):
         q, k, v = structured(1, S, H, H, D, hot, seed=S)
         stats = torch.zeros(2, dtype=torch.int64, device="cuda")
         bls[0].run(bls[0].params(q, k, v, o, causal=causal, factor=1e-3 * S, stats=stats))
         torch.cuda.synchronize()
         s = stats.tolist()
-        ab(f"{tag} skip {s[1] / max(1, s[0]):4.0%} (hot={hot})",
-           lambda bl: bl.params(q, k, v, o, causal=causal, factor=1e-3 * S))
+        dense = ab(f"{tag} dense (hot={hot})", lambda bl: bl.params(q, k, v, o, causal=causal))
+        skip = ab(f"{tag} skip {s[1] / max(1, s[0]):4.0%} (hot={hot})",
+                  lambda bl: bl.params(q, k, v, o, causal=causal, factor=1e-3 * S))
+        ratios(f"{tag}   speedup over own dense", dense, skip)
