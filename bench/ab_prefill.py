@@ -29,7 +29,7 @@ def ab(label, make_params):
     ts = [[] for _ in bls]
     for _ in range(rounds):
         for i, (bl, p) in enumerate(zip(bls, ps)):
-            ts[i].append(timeit(lambda: bl.run(p), min_ms=30.0))
+            ts[i].append(timeit(lambda: bl.run(p), min_ms=30.0, rounds=1))
     med = [statistics.median(t) for t in ts]
     cells = " | ".join(f"{n} {m * 1e3:6.3f} ms x{med[0] / m:.3f}" for n, m in zip(names, med))
     print(f"{label:<34} {cells}", flush=True)

@@ -28,13 +28,14 @@ except ImportError:  # pragma: no cover
     SDPBackend = sdpa_kernel = None
 
 
-def timeit(fn, warmup=3, iters=10, min_ms=20.0):
-    """Mean GPU time of back-to-back calls, measured with CUDA events: at least `iters` calls and
-    at least `min_ms` of GPU time (short calls get more iterations, so clock ramps and event
-    granularity do not dominate; the warm-up calls give the estimate). Host launch overhead
-    overlaps the GPU work, as in a serving engine that queues kernels ahead: a short device-side
-    sleep before the first event lets the host queue the first calls, so the time of the first
-    call's host work is not counted (for either library)."""
+def timeit(fn, warmup=3, iters=10, min_ms=20.0, rounds=3):
+    """GPU time per call of back-to-back calls, measured with CUDA events: at least `iters` calls
+    and at least `min_ms` of GPU time per round (short calls get more iterations, so clock ramps
+    and event granularity do not dominate; the warm-up calls give the estimate), the median of
+    `rounds` rounds (one slow stretch of the GPU's clock then moves no table row). Host launch
+    overhead overlaps the GPU work, as in a serving engine that queues kernels ahead: a short
+    device-side sleep before each round's first event lets the host queue the first calls, so
+    the time of the first call's host work is not counted (for either library)."""
     a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     fn()
     torch.cuda.synchronize()
@@ -44,13 +45,16 @@ def timeit(fn, warmup=3, iters=10, min_ms=20.0):
     b.record()
     b.synchronize()
     iters = max(iters, math.ceil(min_ms / max(a.elapsed_time(b) / warmup, 1e-3)))
-    torch.cuda._sleep(1_000_000)  # about 0.5 ms at the H200's clock
-    a.record()
-    for _ in range(iters):
-        fn()
-    b.record()
-    b.synchronize()
-    return a.elapsed_time(b) * 1e-3 / iters
+    times = []
+    for _ in range(rounds):
+        torch.cuda._sleep(1_000_000)  # about 0.5 ms at the H200's clock
+        a.record()
+        for _ in range(iters):
+            fn()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b) * 1e-3 / iters)
+    return sorted(times)[len(times) // 2]
 
 
 def structured(B, S, H, Hkv, D, hot_fraction, margin=12.0, seed=0, Sq=None, spread=False):
@@ -145,7 +149,7 @@ def bench_prefill(bl, sizes, rows):
                     rows.append(dict(base, impl=f"blasst skip hot={hot} thr={thr}", t_ms=t * 1e3,
                                      tflops=flops / t / 1e12, skipped=frac, vs_dense=td / t, err=err,
                                      dense_ms_same_input=td * 1e3))
-            print(json.dumps([r for r in rows if r.get("S") == S and r.get("causal") == causal]), flush=True)
+            print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r.get("S") == S and r.get("causal") == causal]), flush=True)
 
 
 def bench_decode(bl, configs, rows, page_size=64):
@@ -207,7 +211,7 @@ def bench_decode(bl, configs, rows, page_size=64):
                 t = timeit(lambda: bl.run(p), iters=20)
                 rows.append(dict(base, impl=f"blasst skip hot={hot}", t_us=t * 1e6, gbs=kvbytes / t / 1e9,
                                  skipped=s[1] / max(1, s[0]), vs_dense=td / t, err=err, dense_us_same_input=td * 1e6))
-            print(json.dumps([r for r in rows if r.get("B") == B and r.get("L") == L and r.get("paged") == paged]), flush=True)
+            print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r.get("B") == B and r.get("L") == L and r.get("paged") == paged]), flush=True)
 
 
 def copy_bandwidth():

@@ -3,7 +3,7 @@
 # with the portable mma.sync prefill and decode kernels on Hopper), the same under compute-sanitizer
 # (memcheck), the demo on the GPU, and the benchmark. Logs go to $OUT (at most 8 files come
 # back from the device machine: run.log, gpu_tests.log, memcheck.log, bench.log, bench.json,
-# the plot).
+# smi.log, the plot).
 # Build first on the CPU machine: scripts/build-device.sh (puts binaries under target/device).
 # Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER, SKIP_BENCH, BENCH_ARGS,
 # BENCH_TIMEOUT.
@@ -46,7 +46,13 @@ timeout 60 target/device/blasst demo --seqlen 4096 --heads 32 >> "$LOG" 2>&1; ec
 tail -8 "$LOG"
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   step "benchmark"
+  # SM clock, power, temperature and throttle reasons once a second while the benchmark runs
+  # (smi.log): a slow stretch in the tables can then be told from a slow kernel.
+  nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active \
+    --format=csv -l 1 > "$OUT/smi.log" 2>&1 &
+  smi=$!
   PYTHONUNBUFFERED=1 timeout ${BENCH_TIMEOUT:-400} python3 bench/bench.py --lib target/device/libblasst.so --out "$OUT" ${BENCH_ARGS:-} > "$OUT/bench.log" 2>&1
   echo "bench exit $?" | tee -a "$OUT/bench.log" "$LOG"
+  kill $smi 2>/dev/null
   python3 bench/report.py "$OUT"/bench*.json 2>/dev/null | head -60 || tail -3 "$OUT/bench.log" | cut -c1-400
 fi
