@@ -430,9 +430,30 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     // that include the upper tile if it was kept. Tiles past the warp's own (>= nvw) are fully
     // masked: skipped, not counted. The warpgroup's P V of a half runs if any warp kept it: each
     // warp leaves its decisions in wkeep, read after the next turn barrier.
-    const bool skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
-    const float m10 = skip_hi ? m[0] : fmaxf(m[0], mx[1][0]), m11 = skip_hi ? m[1] : fmaxf(m[1], mx[1][1]);
-    const bool skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
+    //
+    // With lambda <= 1 (log2_lambda <= 0, every practical threshold) a half that is skipped lies
+    // below the running maxima, so max(m, its maxima) = m: the lower half's reference is
+    // max(m, upper maxima) and the visit's new maxima are max(m, both maxima) whatever the
+    // votes. Both votes and the new maxima then run side by side instead of in a chain that
+    // holds up the exponentials of a kept visit; the decisions are exactly those of the chained
+    // form, which lambda > 1 keeps. (+3-5 % with nothing skipped, +0-3 % when skipping:
+    // bench/runs/session8/ab4-parallel-votes.log; session 6 had tried parallel votes alone, with
+    // the maxima still computed after the votes, and measured no change.)
+    bool skip_hi, skip_lo;
+    float mn[2];  // the visit's new running maxima (kept halves only)
+    if (p.log2_lambda <= 0.f) {
+      const float m10 = fmaxf(m[0], mx[1][0]), m11 = fmaxf(m[1], mx[1][1]);
+      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
+      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
+      mn[0] = fmaxf(m10, mx[0][0]);
+      mn[1] = fmaxf(m11, mx[0][1]);
+    } else {
+      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
+      const float m10 = skip_hi ? m[0] : fmaxf(m[0], mx[1][0]), m11 = skip_hi ? m[1] : fmaxf(m[1], mx[1][1]);
+      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
+      mn[0] = skip_lo ? m10 : fmaxf(m10, mx[0][0]);
+      mn[1] = skip_lo ? m11 : fmaxf(m11, mx[0][1]);
+    }
     if (skip_hi && 2 * v + 1 < nvw) ++skipped;
     if (skip_lo && 2 * v < nvw) ++skipped;
 #else
@@ -444,17 +465,17 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
       if (lane == 0 && 2 * v < nvw) sweep_count(scount[wg * 4 + warp], mlo);
     }
 #endif
+    float mn[2];
+    #pragma unroll
+    for (int hh = 0; hh < 2; ++hh) mn[hh] = fmaxf(fmaxf(m[hh], mx[1][hh]), mx[0][hh]);
 #endif
     // Online softmax (exp2 domain) over the kept halves (warp-uniform flags) into Pc; a skipped
     // half's P is zero (another warp of the warpgroup may keep it: its P V then adds nothing for
     // these rows); rescales O.
     auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {
-      float P[VN / 2], mn[2], ms[2], rs[2] = {0.f, 0.f}, al[2];
+      float P[VN / 2], ms[2], rs[2] = {0.f, 0.f}, al[2];
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
-        mn[hh] = m[hh];
-        if (keep_hi) mn[hh] = fmaxf(mn[hh], mx[1][hh]);
-        if (keep_lo) mn[hh] = fmaxf(mn[hh], mx[0][hh]);
         ms[hh] = mn[hh] == NEG_INF ? 0.f : mn[hh] * p.scale_log2;
         al[hh] = fast_exp2(m[hh] * p.scale_log2 - ms[hh]);
       }
