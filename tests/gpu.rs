@@ -285,23 +285,11 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
     .enumerate()
     {
         for d in [64usize, 128] {
-            let s = synth::structured(lq, lk, hq, hkv, d, hot, 16.0, sd.wrapping_add(i as u64));
-            let c = Case {
-                hq,
-                hkv,
-                d,
-                lq: vec![lq],
-                lk: vec![lk],
-                causal,
-                layout,
-                dtype: BLASST_DTYPE_BF16,
-            };
-            let mut rng = Rng::new(sd);
-            let bt = c.build(&mut rng, &mut |_, which, _, t, hi| match which {
-                'q' => s.q[t * hq * d + hi],
-                'k' => s.k[t * hkv * d + hi],
-                _ => s.v[t * hkv * d + hi],
-            });
+            let bt = structured_case(
+                (lq, lk, hq, hkv, d, causal, hot, layout),
+                sd,
+                sd.wrapping_add(i as u64),
+            );
             let factor = ((-8.0f64).exp() * lk as f64) as f32;
             let g = run_gpu::<bf16>(&bt, factor).unwrap_or_else(|e| panic!("{}", e.message()));
             let cpu = run::<bf16>(&bt, factor, None).unwrap();
@@ -332,6 +320,90 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
     }
     let frac = total.1 as f64 / total.0 as f64;
     assert!(frac > 0.3, "overall skipped fraction {frac}");
+}
+
+/// A bf16 call on `synth::structured` inputs (hot keys 16 nats above the noise).
+fn structured_case(
+    (lq, lk, hq, hkv, d, causal, hot, layout): (
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        bool,
+        f64,
+        Layout,
+    ),
+    seed: u64,
+    synth_seed: u64,
+) -> Built {
+    let s = synth::structured(lq, lk, hq, hkv, d, hot, 16.0, synth_seed);
+    let c = Case {
+        hq,
+        hkv,
+        d,
+        lq: vec![lq],
+        lk: vec![lk],
+        causal,
+        layout,
+        dtype: BLASST_DTYPE_BF16,
+    };
+    let mut rng = Rng::new(seed);
+    c.build(&mut rng, &mut |_, which, _, t, hi| match which {
+        'q' => s.q[t * hq * d + hi],
+        'k' => s.k[t * hkv * d + hi],
+        _ => s.v[t * hkv * d + hi],
+    })
+}
+
+/// lambda > 1 (the Hopper prefill kernel votes in a chain there, in parallel for lambda <= 1):
+/// with lambda = e^8 every tile whose best score is less than 8 nats above the running maximum
+/// is skipped, i.e. all but the first tiles (hot scores sit ~16 nats above the noise and within
+/// a few nats of each other: clear margins). GPU and CPU skip the same tiles and agree.
+#[test]
+fn skip_decisions_match_the_cpu_with_lambda_above_one() {
+    if !gpu() {
+        return;
+    }
+    let sd = seed();
+    for (i, &case) in [
+        (
+            1024usize,
+            1024usize,
+            4usize,
+            4usize,
+            128usize,
+            false,
+            0.3,
+            Layout::Bshd,
+        ),
+        (1024, 2048, 4, 2, 64, true, 0.3, Layout::Bshd),
+        (1, 8192, 32, 8, 128, false, 0.3, Layout::Bshd),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let bt = structured_case(case, sd, sd.wrapping_add(100 + i as u64));
+        let factor = (8.0f64.exp() * case.1 as f64) as f32;
+        let g = run_gpu::<bf16>(&bt, factor).unwrap_or_else(|e| panic!("{}", e.message()));
+        let cpu = run::<bf16>(&bt, factor, None).unwrap();
+        assert_eq!(
+            g.stats, cpu.stats,
+            "case {i}: GPU {:?} vs CPU {:?}",
+            g.stats, cpu.stats
+        );
+        assert!(
+            g.stats[1] * 2 > g.stats[0],
+            "case {i}: lambda = e^8 should skip most tiles: {:?}",
+            g.stats
+        );
+        let diff = max_diff(&g.o, &cpu.o, &bt);
+        assert!(diff < 3e-2, "case {i}: sparse GPU vs sparse CPU {diff}");
+        println!(
+            "lambda e^8 case {i}: skipped {} of {} tiles, |GPU - CPU| {diff:.2e}",
+            g.stats[1], g.stats[0]
+        );
+    }
 }
 
 /// The skip specialisation with a threshold so small nothing is skipped is bit-identical to the
