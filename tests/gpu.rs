@@ -291,21 +291,10 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
                 sd.wrapping_add(i as u64),
             );
             let factor = ((-8.0f64).exp() * lk as f64) as f32;
-            let g = run_gpu::<bf16>(&bt, factor).unwrap_or_else(|e| panic!("{}", e.message()));
-            let cpu = run::<bf16>(&bt, factor, None).unwrap();
-            assert_eq!(
-                g.stats, cpu.stats,
-                "case {i} d {d}: GPU {:?} vs CPU {:?}",
-                g.stats, cpu.stats
-            );
+            let (g, _) = gpu_matches_cpu(&bt, factor, &format!("case {i} d {d}"));
             assert!(
                 g.stats[1] > 0,
                 "case {i}: a sparse test that skips nothing proves nothing"
-            );
-            let diff = max_diff(&g.o, &cpu.o, &bt);
-            assert!(
-                diff < 3e-2,
-                "case {i} d {d}: sparse GPU vs sparse CPU {diff}"
             );
             let dense = run_gpu::<bf16>(&bt, 0.0).unwrap();
             let err = max_diff(&g.o, &dense.o, &bt);
@@ -320,6 +309,22 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
     }
     let frac = total.1 as f64 / total.0 as f64;
     assert!(frac > 0.3, "overall skipped fraction {frac}");
+}
+
+/// Runs `bt` with `factor` on the GPU and on the CPU backend (same plan): the same tiles are
+/// visited and skipped, and the outputs agree within bf16 tolerance. Returns the GPU run and
+/// the largest difference.
+fn gpu_matches_cpu(bt: &Built, factor: f32, label: &str) -> (RunOut, f32) {
+    let g = run_gpu::<bf16>(bt, factor).unwrap_or_else(|e| panic!("{}", e.message()));
+    let cpu = run::<bf16>(bt, factor, None).unwrap();
+    assert_eq!(
+        g.stats, cpu.stats,
+        "{label}: GPU {:?} vs CPU {:?}",
+        g.stats, cpu.stats
+    );
+    let diff = max_diff(&g.o, &cpu.o, bt);
+    assert!(diff < 3e-2, "{label}: sparse GPU vs sparse CPU {diff}");
+    (g, diff)
 }
 
 /// A bf16 call on `synth::structured` inputs (hot keys 16 nats above the noise).
@@ -385,20 +390,12 @@ fn skip_decisions_match_the_cpu_with_lambda_above_one() {
     {
         let bt = structured_case(case, sd, sd.wrapping_add(100 + i as u64));
         let factor = (8.0f64.exp() * case.1 as f64) as f32;
-        let g = run_gpu::<bf16>(&bt, factor).unwrap_or_else(|e| panic!("{}", e.message()));
-        let cpu = run::<bf16>(&bt, factor, None).unwrap();
-        assert_eq!(
-            g.stats, cpu.stats,
-            "case {i}: GPU {:?} vs CPU {:?}",
-            g.stats, cpu.stats
-        );
+        let (g, diff) = gpu_matches_cpu(&bt, factor, &format!("lambda e^8 case {i}"));
         assert!(
             g.stats[1] * 2 > g.stats[0],
             "case {i}: lambda = e^8 should skip most tiles: {:?}",
             g.stats
         );
-        let diff = max_diff(&g.o, &cpu.o, &bt);
-        assert!(diff < 3e-2, "case {i}: sparse GPU vs sparse CPU {diff}");
         println!(
             "lambda e^8 case {i}: skipped {} of {} tiles, |GPU - CPU| {diff:.2e}",
             g.stats[1], g.stats[0]
