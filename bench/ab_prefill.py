@@ -1,18 +1,18 @@
 """Interleaved prefill A/B of several library builds in one process: the same inputs, the builds
-timed in turn for several rounds (median per build), so clock and thermal drift hit every build
-alike (bench/tune_prefill.py times one build per process: its ratios move by +-4 % from run to
-run). bf16, d = 128 (--d64: 64), 32 heads, batch 1. Prints absolute times and each build's time relative to
-the first build. Example:
+timed in turn for several rounds (median per build, bench.py's timeit_interleaved), so clock and
+power-cap drift hit every build alike (one build per process moved its ratios by +-4 % from run to
+run). bf16, d = 128 (--d64: 64), 32 heads, batch 1. Prints absolute times and each build's time
+relative to the first build, and for the skip calls each build's speedup over its own dense
+kernel on the same input (with one build, that is the skip-vs-dense tuning view). Example:
 python3 bench/ab_prefill.py target/device-base/libblasst.so target/device-new/libblasst.so"""
 import os
-import statistics
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from blasst_ctypes import Blasst  # noqa: E402
-from bench import structured, timeit  # noqa: E402
+from bench import structured, timeit_interleaved  # noqa: E402
 
 libs = [a for a in sys.argv[1:] if not a.startswith("--")]
 rounds = 5
@@ -23,14 +23,7 @@ H, D = 32, (64 if "--d64" in sys.argv else 128)
 
 def ab(label, make_params):
     ps = [make_params(bl) for bl in bls]
-    for bl, p in zip(bls, ps):  # compile and warm every build first
-        bl.run(p)
-    torch.cuda.synchronize()
-    ts = [[] for _ in bls]
-    for _ in range(rounds):
-        for i, (bl, p) in enumerate(zip(bls, ps)):
-            ts[i].append(timeit(lambda: bl.run(p), min_ms=30.0, rounds=1))
-    med = [statistics.median(t) for t in ts]
+    med = timeit_interleaved([lambda bl=bl, p=p: bl.run(p) for bl, p in zip(bls, ps)], rounds=rounds, min_ms=30.0)
     cells = " | ".join(f"{n} {m * 1e3:6.3f} ms x{med[0] / m:.3f}" for n, m in zip(names, med))
     print(f"{label:<34} {cells}", flush=True)
     return med

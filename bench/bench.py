@@ -13,6 +13,7 @@ import argparse
 import json
 import math
 import os
+import statistics
 import sys
 import time
 
@@ -57,16 +58,17 @@ def timeit(fn, warmup=3, iters=10, min_ms=20.0, rounds=3):
     return sorted(times)[len(times) // 2]
 
 
-def timeit_pair(fa, fb, rounds=5, **kw):
-    """Times `fa` and `fb` in alternation (`rounds` rounds, each one `timeit` round of either)
-    and returns their median times: the two see the same clock and power state, so their ratio
-    does not move with the GPU's clock (the H200 runs the prefill benchmark at its power cap,
-    1.5-1.98 GHz from moment to moment: bench/runs/session8/run6-smi.log)."""
-    ta, tb = [], []
+def timeit_interleaved(fns, rounds=5, **kw):
+    """Times the calls `fns` in turn (`rounds` rounds, each one `timeit` round of every call) and
+    returns their median times: they see the same clock and power state, so their ratios do not
+    move with the GPU's clock (the H200 runs the prefill benchmark at its power cap, 1.5-1.98 GHz
+    from moment to moment: bench/runs/session8/run6-smi.log). `bench/ab_prefill.py` uses it for
+    several library builds."""
+    ts = [[] for _ in fns]
     for _ in range(rounds):
-        ta.append(timeit(fa, rounds=1, **kw))
-        tb.append(timeit(fb, rounds=1, **kw))
-    return sorted(ta)[rounds // 2], sorted(tb)[rounds // 2]
+        for t, fn in zip(ts, fns):
+            t.append(timeit(fn, rounds=1, **kw))
+    return [statistics.median(t) for t in ts]
 
 
 def structured(B, S, H, Hkv, D, hot_fraction, margin=12.0, seed=0, Sq=None, spread=False):
@@ -120,7 +122,7 @@ def bench_prefill(bl, sizes, rows):
             ref = o.clone()
             # Dense and skip-with-nothing-skipped timed in alternation (their ratio is a target).
             pn = bl.params(q, k, v, o, causal=causal, factor=1e-30 * S, stats=stats)
-            t, tn = timeit_pair(lambda: bl.run(p), lambda: bl.run(pn))
+            t, tn = timeit_interleaved([lambda: bl.run(p), lambda: bl.run(pn)])
             dense_t = t
             base = dict(kind="prefill", S=S, causal=causal)
             rows.append(dict(base, impl="blasst dense", t_ms=t * 1e3, tflops=flops / t / 1e12, skipped=0.0))
@@ -161,7 +163,7 @@ def bench_prefill(bl, sizes, rows):
                     s = stats.tolist()
                     frac = s[1] / max(1, s[0])
                     err = (o.float() - ref.float()).abs().max().item()
-                    td, t = timeit_pair(lambda: bl.run(pd), lambda: bl.run(p))
+                    td, t = timeit_interleaved([lambda: bl.run(pd), lambda: bl.run(p)])
                     rows.append(dict(base, impl=f"blasst skip hot={hot} thr={thr}", t_ms=t * 1e3,
                                      tflops=flops / t / 1e12, skipped=frac, vs_dense=td / t, err=err,
                                      dense_ms_same_input=td * 1e3))
@@ -199,17 +201,17 @@ def bench_decode(bl, configs, rows, page_size=64):
                 bl.run(pd)
                 ref = o.clone()
                 if hot is None:
-                    backends = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION,
-                                SDPBackend.MATH] if SDPBackend else None
                     t_sdpa = sdpa_err = None
                     if paged:
                         td = timeit(lambda: bl.run(pd), iters=20)
                     else:
                         # Dense and SDPA timed in alternation (dense >= SDPA is a target).
+                        backends = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION,
+                                    SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH] if SDPBackend else None
                         try:
                             out = sdpa(q, k, v, False, backends)
                             sdpa_err = (out.transpose(1, 2).float() - ref.float()).abs().max().item()
-                            td, t_sdpa = timeit_pair(lambda: bl.run(pd), lambda: sdpa(q, k, v, False, backends), iters=20)
+                            td, t_sdpa = timeit_interleaved([lambda: bl.run(pd), lambda: sdpa(q, k, v, False, backends)], iters=20)
                         except Exception as e:  # noqa: BLE001
                             sdpa_err = str(e)[:200]
                             td = timeit(lambda: bl.run(pd), iters=20)
@@ -233,7 +235,7 @@ def bench_decode(bl, configs, rows, page_size=64):
                 torch.cuda.synchronize()
                 s = stats.tolist()
                 err = (o.float() - ref.float()).abs().max().item()
-                td, t = timeit_pair(lambda: bl.run(pd), lambda: bl.run(p), iters=20)
+                td, t = timeit_interleaved([lambda: bl.run(pd), lambda: bl.run(p)], iters=20)
                 rows.append(dict(base, impl=f"blasst skip hot={hot}", t_us=t * 1e6, gbs=kvbytes / t / 1e9,
                                  skipped=s[1] / max(1, s[0]), vs_dense=td / t, err=err, dense_us_same_input=td * 1e6))
             print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r.get("B") == B and r.get("L") == L and r.get("paged") == paged]), flush=True)
