@@ -42,7 +42,7 @@ struct KernelParams {
   // Calibration sweep (SWEEP variants): candidate thresholds and their counters.
   float log2_lambdas[32];
   int num_lambdas;
-  int pad_;
+  int cluster_merge;  // decode90: the splits are one thread-block cluster and merge in it (no ws_*)
   u64 *sweep_skipped;  // [num_lambdas]
   u64 *sweep_visited;  // [1]
 };

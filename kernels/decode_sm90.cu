@@ -27,6 +27,11 @@
 // Measured (ncu, 16 x 32K dense): DRAM-bound, issue slots ~21 % busy; the portable kernel was
 // issue-bound at ~57 %.
 //
+// Splits: with 2-8 splits the host launches the splits of each (sequence, KV head) as one
+// thread-block cluster and they merge in distributed shared memory (cluster_merge_splits); more
+// splits write the workspace for kernels/merge.cu. (Measured on the H200, 16 x 32K, 2 splits:
+// dense +0.4 %, skip +1.0-1.2 %; bench/runs/session9/ab-decode2-*, ab-decode3-*.)
+//
 // Buffer reuse is ordered by the one barrier per tile: K buffer t % KSLOTS is refilled after the
 // barrier of tile t (all S^T of tile t are done before it); V buffer t % VSLOTS after the barrier
 // of tile t, and its previous tile (t - VSLOTS) had its P V at iteration t - 1 (VSLOTS = LAG + 1).
@@ -132,6 +137,60 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
   }
 #endif
   cp_async_mbar_arrive(bar);
+}
+
+DEVI void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+// The address of `local` (a shared-memory address) in the shared memory of cluster CTA `rank`.
+DEVI u32 dsmem_addr(const void *local, int rank) {
+  u32 r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(smem_u32(local)), "r"(rank));
+  return r;
+}
+DEVI float ld_dsmem(u32 a) {
+  float x;
+  asm volatile("ld.shared::cluster.f32 %0, [%1];\n" : "=f"(x) : "r"(a));
+  return x;
+}
+DEVI float2 ld_dsmem2(u32 a) {
+  float2 x;
+  asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];\n" : "=f"(x.x), "=f"(x.y) : "r"(a));
+  return x;
+}
+
+// The split merge of kernels/merge.cu inside the kernel, when the host launched the splits of
+// each (sequence, KV head) as one thread-block cluster (2 to 8 splits; cluster rank = split):
+// every CTA has left its normalised rows and their LSE in its shared memory (cm_o, cm_lse);
+// after a cluster barrier, CTA `split` merges rows split, split + S, ... by reading all the
+// splits' rows over distributed shared memory, and writes O and LSE. The second barrier keeps
+// every CTA's shared memory alive until the others have read it. Saves the merge kernel, its
+// dependent launch and the workspace round trip (same arithmetic as kernels/merge.cu).
+DEVI void cluster_merge_splits(const KernelParams &p, const Seq &s, int b, int kh, int split, int R, const float *cm_o,
+                               const float *cm_lse) {
+  cluster_sync();
+  const int S = p.num_splits, G = p.group;
+  const int mine = split < R ? (R - split + S - 1) / S : 0;
+  for (int idx = threadIdx.x; idx < mine * (HEAD_DIM / 2); idx += DTHREADS) {
+    const int row = split + S * (idx / (HEAD_DIM / 2)), c = 2 * (idx % (HEAD_DIM / 2));
+    float mx = NEG_INF;
+    for (int sp = 0; sp < S; ++sp) mx = fmaxf(mx, ld_dsmem(dsmem_addr(cm_lse + row, sp)));
+    float sum = 0.f, a0 = 0.f, a1 = 0.f;
+    for (int sp = 0; sp < S; ++sp) {
+      const float lse = ld_dsmem(dsmem_addr(cm_lse + row, sp));
+      const float w = mx == NEG_INF ? 0.f : fast_exp2((lse - mx) * 1.4426950408889634f);
+      const float2 x = ld_dsmem2(dsmem_addr(cm_o + row * HEAD_DIM + c, sp));
+      sum += w;
+      a0 += w * x.x;
+      a1 += w * x.y;
+    }
+    const float inv = sum > 0.f ? 1.f / sum : 0.f;
+    const int tok = row / G, head = kh * G + row % G;
+    u16 *dst = p.o + q_offset(p, s, b, tok, head, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
+    *(u32 *)(dst + c) = pack2(a0 * inv, a1 * inv);
+    if (p.lse && c == 0) p.lse[(i64)(s.q_start + tok) * p.hq + head] = sum > 0.f ? mx + logf(sum) : NEG_INF;
+  }
+  cluster_sync();
 }
 
 template <int NT>
@@ -394,6 +453,9 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       }
     }
   }
+  // Cluster merge: this split's normalised rows and their LSE, read by the cluster's CTAs.
+  float *cm_o = fm + MAXR;                // [MAXR][HEAD_DIM]
+  float *cm_lse = cm_o + MAXR * HEAD_DIM;  // [MAXR]
   __syncthreads();
   const i64 rows_total = (i64)p.batch * p.max_lq;
   for (int idx = threadIdx.x; idx < R * (HEAD_DIM / 2); idx += DTHREADS) {
@@ -408,7 +470,10 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
     }
     const float inv = l > 0.f ? 1.f / l : 0.f;
     const int tok = row / G, head = kh * G + row % G;
-    if (p.num_splits == 1) {
+    if (p.cluster_merge) {
+      *(float2 *)(cm_o + row * HEAD_DIM + c) = make_float2(o0 * inv, o1 * inv);
+      if (c == 0) cm_lse[row] = l > 0.f ? fm[row] * p.scale + logf(l) : NEG_INF;
+    } else if (p.num_splits == 1) {
       u16 *dst = p.o + q_offset(p, s, b, tok, head, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
       *(u32 *)(dst + c) = pack2(o0 * inv, o1 * inv);
       if (p.lse && c == 0) p.lse[(i64)(s.q_start + tok) * p.hq + head] = l > 0.f ? fm[row] * p.scale + logf(l) : NEG_INF;
@@ -418,6 +483,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       if (c == 0) p.ws_lse[wrow] = l > 0.f ? fm[row] * p.scale + logf(l) : NEG_INF;
     }
   }
+  if (p.cluster_merge) cluster_merge_splits(p, s, b, kh, split, R, cm_o, cm_lse);
   flush_stats(p, (u64)n, (u64)skipped);
 #if SWEEP
   if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n);

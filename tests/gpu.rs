@@ -175,6 +175,19 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
                     dtype,
                 });
             }
+            // 19 splits: more than a cluster merges (MAX_CLUSTER_MERGE_SPLITS = 8), so the
+            // Hopper kernel writes the workspace and kernels/merge.cu merges; the cases above
+            // have 2 and 4 splits, merged inside a thread-block cluster.
+            v.push(Case {
+                hq: 8,
+                hkv: 2,
+                d,
+                lq: vec![1],
+                lk: vec![20000],
+                causal,
+                layout: Layout::Bshd,
+                dtype,
+            });
             // 2 tokens x GQA 8 = 16 rows (the largest tile of the Hopper decode kernel)
             v.push(Case {
                 hq: 16,
@@ -218,9 +231,14 @@ fn dense_matches_cpu_and_float64() {
         return;
     }
     let mut rng = Rng::new(seed());
+    // KV split counts seen: 1, 2-8 (Hopper: merged inside a thread-block cluster) and more
+    // (merged by kernels/merge.cu) must all be covered.
+    let mut splits_seen = std::collections::BTreeSet::new();
     for dtype in [BLASST_DTYPE_BF16, BLASST_DTYPE_F16] {
         for c in gpu_cases(dtype) {
             let bt = c.build(&mut rng, &mut normal);
+            let splits = plan_of(&bt).num_kv_splits;
+            splits_seen.insert(splits);
             let (g, cpu) = if dtype == BLASST_DTYPE_BF16 {
                 (run_gpu::<bf16>(&bt, 0.0), run::<bf16>(&bt, 0.0, None))
             } else {
@@ -247,11 +265,17 @@ fn dense_matches_cpu_and_float64() {
             );
             assert_eq!(g.stats[1], 0);
             println!(
-                "ok {:?} d={} causal={} lq={:?} lk={:?}: o err {eo:.2e} lse err {el:.2e}",
+                "ok {:?} d={} causal={} lq={:?} lk={:?} splits={splits}: o err {eo:.2e} lse err {el:.2e}",
                 c.layout, c.d, c.causal, c.lq, c.lk
             );
         }
     }
+    assert!(
+        splits_seen.contains(&1)
+            && splits_seen.iter().any(|s| (2..=8).contains(s))
+            && splits_seen.iter().any(|&s| s > 8),
+        "split counts covered: {splits_seen:?}"
+    );
 }
 
 /// Structured clear-margin inputs (synth): the GPU skips exactly what the CPU skips.

@@ -73,6 +73,8 @@ struct Ctx {
     arch: String,
     /// Launch with programmatic stream serialisation (see `launch`).
     pdl: bool,
+    /// Compute capability 9.0+: split decode may merge its splits inside a thread-block cluster.
+    clusters: bool,
 }
 
 fn current_ctx() -> Result<Ctx> {
@@ -122,6 +124,7 @@ fn current_ctx() -> Result<Ctx> {
             ctx,
             arch,
             pdl: major >= 9 && pdl_enabled(),
+            clusters: major >= 9 && cluster_merge_enabled(),
         })
     }
 }
@@ -130,7 +133,19 @@ fn current_ctx() -> Result<Ctx> {
 /// read once per process).
 fn pdl_enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var("BLASST_PDL").map_or(true, |v| v.trim() != "0"))
+    *ON.get_or_init(|| env_switch_on("BLASST_PDL"))
+}
+
+/// `BLASST_DECODE_CLUSTER_MERGE=0` turns the in-cluster split merge of the Hopper decode
+/// kernel off (the merge kernel then runs; a diagnostic and benchmark switch, read once).
+fn cluster_merge_enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| env_switch_on("BLASST_DECODE_CLUSTER_MERGE"))
+}
+
+/// Whether the switch `name` is on: unset or anything but "0".
+fn env_switch_on(name: &str) -> bool {
+    std::env::var(name).map_or(true, |v| v.trim() != "0")
 }
 
 #[derive(Clone, Copy)]
@@ -278,7 +293,7 @@ struct KernelParams {
     block_m: i32,
     log2_lambdas: [f32; 32],
     num_lambdas: i32,
-    pad_: i32,
+    cluster_merge: i32,
     sweep_skipped: u64,
     sweep_visited: u64,
 }
@@ -289,6 +304,9 @@ const PREFILL_THREADS: u32 = 128;
 const PREFILL_SM90_THREADS: u32 = 384;
 const DECODE_THREADS: u32 = 256;
 const DECODE_SM90_THREADS: u32 = 128;
+/// Split decode on Hopper merges in a thread-block cluster up to this many splits (the portable
+/// cluster size); more splits write the workspace and run kernels/merge.cu.
+const MAX_CLUSTER_MERGE_SPLITS: usize = 8;
 
 pub fn prefill_smem(head_dim: usize) -> usize {
     // Q (128 rows), K and two V tiles of 64 rows.
@@ -347,7 +365,8 @@ pub fn decode_smem(head_dim: usize, rows: usize) -> usize {
 /// while the previous kernel of the stream is still finishing, and every kernel of
 /// `launch_call` begins with `pdl_wait()` (kernels/common.cuh), which blocks until that kernel
 /// has completed and its writes are visible. So only launch latency overlaps, never memory
-/// access, and the caller's preceding work needs nothing special.
+/// access, and the caller's preceding work needs nothing special. `cluster_y` > 1 groups that
+/// many CTAs along y into a thread-block cluster (compute capability 9.0+).
 fn launch<P>(
     f: Func,
     grid: (u32, u32, u32),
@@ -355,14 +374,27 @@ fn launch<P>(
     smem: usize,
     stream: cu::CUstream,
     pdl: bool,
+    cluster_y: u32,
     params: &P,
     name: &str,
 ) -> Result<()> {
     let mut arg = params as *const P as *mut c_void;
-    // SAFETY: zero is a valid bit pattern for this plain C struct; the value is set below.
-    let mut attr: cu::CUlaunchAttribute = unsafe { std::mem::zeroed() };
-    attr.id = cu::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    attr.value.programmaticStreamSerializationAllowed = 1;
+    // SAFETY: zero is a valid bit pattern for these plain C structs; the values are set below.
+    let mut attrs: [cu::CUlaunchAttribute; 2] = unsafe { std::mem::zeroed() };
+    let mut n = 0;
+    if pdl {
+        attrs[n].id =
+            cu::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        attrs[n].value.programmaticStreamSerializationAllowed = 1;
+        n += 1;
+    }
+    if cluster_y > 1 {
+        attrs[n].id = cu::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attrs[n].value.clusterDim.x = 1;
+        attrs[n].value.clusterDim.y = cluster_y;
+        attrs[n].value.clusterDim.z = 1;
+        n += 1;
+    }
     let config = cu::CUlaunchConfig {
         gridDimX: grid.0,
         gridDimY: grid.1,
@@ -372,12 +404,15 @@ fn launch<P>(
         blockDimZ: 1,
         sharedMemBytes: smem as u32,
         hStream: stream,
-        attrs: &mut attr,
-        numAttrs: pdl as u32,
+        attrs: attrs.as_mut_ptr(),
+        numAttrs: n as u32,
     };
-    // SAFETY: `config` and `attr` outlive the call; the kernel takes one `P` by value.
+    // SAFETY: `config` and `attrs` outlive the call; the kernel takes one `P` by value.
     let r = unsafe { cu::cuLaunchKernelEx(&config, f.0, &mut arg, std::ptr::null_mut()) };
-    check(r, &format!("launch of {name} grid {grid:?}"))
+    check(
+        r,
+        &format!("launch of {name} grid {grid:?} cluster y {cluster_y}"),
+    )
 }
 
 /// A calibration sweep request: candidate thresholds and device counters.
@@ -482,7 +517,7 @@ unsafe fn launch_call(
         block_m: d.plan.block_m as i32,
         log2_lambdas: [0.0; 32],
         num_lambdas: 0,
-        pad_: 0,
+        cluster_merge: 0,
         sweep_skipped: 0,
         sweep_visited: 0,
     };
@@ -520,11 +555,12 @@ unsafe fn launch_call(
             };
             let f = function(&ctx, &v, smem)?;
             let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
-            launch(f, grid, threads, smem, stream, ctx.pdl, &kp, &v.name())
+            launch(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name())
         }
         Phase::Decode => {
             let splits = d.plan.num_kv_splits as usize;
-            let (v, smem, max_smem, threads, grid) = if use_sm90_decode(&ctx.arch, d.plan.block_m) {
+            let sm90 = use_sm90_decode(&ctx.arch, d.plan.block_m);
+            let (v, smem, max_smem, threads, grid) = if sm90 {
                 let smem = decode90_smem(d.head_dim);
                 // kernels/decode_sm90.cu: the KV heads of one split are neighbouring CTAs.
                 let grid = (d.hkv as u32, splits as u32, d.batch as u32);
@@ -541,10 +577,34 @@ unsafe fn launch_call(
             };
             let f = function(&ctx, &v, max_smem)?;
             if splits == 1 {
-                return launch(f, grid, threads, smem, stream, ctx.pdl, &kp, &v.name());
+                return launch(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name());
             }
             let rows = d.batch * d.max_lq * d.hq;
             let need = rows * splits * (d.head_dim + 1) * 4;
+            // A workspace passed is checked on every path, so that a call valid on one GPU is
+            // valid on all.
+            if !p.workspace.is_null() && p.workspace_size < need {
+                return Err(invalid!(
+                    "workspace_size = {} is smaller than the {need} bytes this call needs (blasst_attn_workspace_size)",
+                    p.workspace_size
+                ));
+            }
+            if sm90 && ctx.clusters && splits <= MAX_CLUSTER_MERGE_SPLITS {
+                // The splits of each (sequence, KV head) are one cluster and merge in it
+                // (kernels/decode_sm90.cu, cluster_merge_splits): no workspace, no merge kernel.
+                kp.cluster_merge = 1;
+                return launch(
+                    f,
+                    grid,
+                    threads,
+                    smem,
+                    stream,
+                    ctx.pdl,
+                    splits as u32,
+                    &kp,
+                    &v.name(),
+                );
+            }
             let (ws, owned) = if p.workspace.is_null() {
                 let mut ptr: cu::CUdeviceptr = 0;
                 check(
@@ -553,19 +613,13 @@ unsafe fn launch_call(
                 )?;
                 (ptr, true)
             } else {
-                if p.workspace_size < need {
-                    return Err(invalid!(
-                        "workspace_size = {} is smaller than the {need} bytes this call needs (blasst_attn_workspace_size)",
-                        p.workspace_size
-                    ));
-                }
                 (p.workspace as u64, false)
             };
             kp.ws_o = ws;
             kp.ws_lse = ws + (rows * splits * d.head_dim * 4) as u64;
             let merge = variant(Family::Merge);
-            let result =
-                launch(f, grid, threads, smem, stream, ctx.pdl, &kp, &v.name()).and_then(|_| {
+            let result = launch(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name())
+                .and_then(|_| {
                     let fm = function(&ctx, &merge, 0)?;
                     let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
                     launch(
@@ -575,6 +629,7 @@ unsafe fn launch_call(
                         0,
                         stream,
                         ctx.pdl,
+                        1,
                         &kp,
                         &merge.name(),
                     )
@@ -731,6 +786,7 @@ pub unsafe fn merge_states(
         0,
         stream as cu::CUstream,
         false,
+        1,
         &mp,
         &var.name(),
     )

@@ -315,6 +315,20 @@ pub fn run<T: Elem>(
     );
     p.lse = lse.as_mut_ptr();
     p.skip_stats = stats.as_mut_ptr();
+    set_host_index_ptrs(bt, &mut p);
+    if let Some(pl) = plan {
+        p.plan = pl;
+    }
+    unsafe { blasst::attn::run(&p, std::ptr::null_mut())? };
+    Ok(RunOut {
+        o: o.iter().map(|x| x.to_f32()).collect(),
+        lse,
+        stats,
+    })
+}
+
+/// Points `p`'s sequence-length, `seqused_kv` and block-table arrays at `bt`'s host copies.
+fn set_host_index_ptrs(bt: &Built, p: &mut AttnParams) {
     if bt.case.layout == Layout::Ragged {
         p.cu_seqlens_q = bt.cu_q.as_ptr();
         p.cu_seqlens_kv = bt.cu_kv.as_ptr();
@@ -325,15 +339,20 @@ pub fn run<T: Elem>(
     if !bt.table.is_empty() {
         p.block_table = bt.table.as_ptr();
     }
-    if let Some(pl) = plan {
-        p.plan = pl;
-    }
-    unsafe { blasst::attn::run(&p, std::ptr::null_mut())? };
-    Ok(RunOut {
-        o: o.iter().map(|x| x.to_f32()).collect(),
-        lse,
-        stats,
-    })
+}
+
+/// The default plan of `bt`'s call (`blasst_attn_plan`; it reads no tensor data).
+pub fn plan_of(bt: &Built) -> AttnPlanInfo {
+    let mut p = bt.params;
+    let mut o = vec![0f32; bt.o_len];
+    (p.q, p.k, p.v, p.o) = (
+        bt.q.as_ptr().cast(),
+        bt.k.as_ptr().cast(),
+        bt.v.as_ptr().cast(),
+        o.as_mut_ptr().cast(),
+    );
+    set_host_index_ptrs(bt, &mut p);
+    blasst::attn::plan(&p).unwrap()
 }
 
 /// Max |out - ref| over every written row, asserting every row was written.

@@ -1,0 +1,59 @@
+"""Interleaved decode A/B of several library builds in one process (the decode counterpart of
+bench/ab_prefill.py): bf16, d = 128, 32 query / 8 KV heads, one query token, the benchmark's
+(batch, KV length) sizes, contiguous and paged (64-key pages in a shuffled pool), each build's
+dense and Skip-Softmax (hot = 0.25) calls timed in turn with PyTorch SDPA on the contiguous
+cache (bench.py's timeit_interleaved: medians of 5 rounds). Prints GB/s of K+V read, each
+build's time relative to the first build, and each build's skip speedup over its own dense.
+Example: python3 bench/ab_decode.py target/device-base/libblasst.so target/device-new/libblasst.so"""
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+from blasst_ctypes import Blasst  # noqa: E402
+from bench import SDPBackend, sdpa, structured, timeit_interleaved  # noqa: E402
+
+libs = [a for a in sys.argv[1:] if not a.startswith("--")]
+bls = [Blasst(p) for p in libs]
+names = [os.path.basename(os.path.dirname(os.path.abspath(p))) for p in libs]
+Hq, Hkv, D, PAGE = 32, 8, 128, 64
+BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
+
+
+def line(label, gb, times, extra=""):
+    cells = " | ".join(f"{n} {t * 1e6:7.1f} us {gb / t:5.0f} GB/s x{times[0] / t:.3f}" for n, t in zip(names, times))
+    print(f"{label:<30} {cells}{extra}", flush=True)
+
+
+for B, L in ((1, 131072), (16, 32768), (64, 8192)):
+    q, k, v = structured(B, L, Hq, Hkv, D, 0.25, seed=L + B, Sq=1, spread=True)
+    o = torch.empty(B, 1, Hq, D, device="cuda", dtype=torch.bfloat16)
+    gb = 2 * B * L * Hkv * D * 2 / 1e9
+    per = L // PAGE
+    perm = torch.randperm(B * per, device="cuda")
+    kp = torch.empty(B * per, PAGE, Hkv, D, device="cuda", dtype=k.dtype)
+    vp = torch.empty_like(kp)
+    kp[perm] = k.reshape(B * per, PAGE, Hkv, D)
+    vp[perm] = v.reshape(B * per, PAGE, Hkv, D)
+    paged_kw = dict(block_table=perm.view(B, per).int().contiguous(), page_size=PAGE, num_pages=B * per,
+                    seqused=torch.full((B,), L, dtype=torch.int32, device="cuda"), max_seqlen_kv=L)
+    for paged in (False, True):
+        kk, vv, kw = (kp, vp, paged_kw) if paged else (k, v, {})
+        tag = f"{B}x{L} {'paged' if paged else 'contig'}"
+        dense = [bl.with_workspace(bl.params(q, kk, vv, o, **kw)) for bl in bls]
+        fns = [lambda bl=bl, p=p: bl.run(p) for bl, p in zip(bls, dense)]
+        if not paged:
+            fns.append(lambda: sdpa(q, k, v, False, BACKENDS))
+        t = timeit_interleaved(fns, iters=20)
+        line(f"{tag} dense", gb, t[:len(bls)], f" | sdpa {t[-1] * 1e6:7.1f} us {gb / t[-1]:5.0f} GB/s" if not paged else "")
+        if not paged:
+            print(f"{tag}   dense vs sdpa: " + " | ".join(f"{n} x{t[-1] / d:.3f}" for n, d in zip(names, t)), flush=True)
+        stats = torch.zeros(2, dtype=torch.int64, device="cuda")
+        skip = [bl.with_workspace(bl.params(q, kk, vv, o, factor=1e-3 * L, stats=stats, **kw)) for bl in bls]
+        bls[0].run(skip[0])
+        torch.cuda.synchronize()
+        s = stats.tolist()
+        ts = timeit_interleaved([lambda bl=bl, p=p: bl.run(p) for bl, p in zip(bls, skip)], iters=20)
+        line(f"{tag} skip {s[1] / max(1, s[0]):4.0%}", gb, ts)
+        print(f"{tag}   skip over own dense: " + " | ".join(f"{n} x{d / s_:.3f}" for n, d, s_ in zip(names, t, ts)), flush=True)

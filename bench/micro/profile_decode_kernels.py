@@ -1,0 +1,35 @@
+"""Per-kernel GPU times of split decode calls (torch.profiler): the decode kernel, the split
+merge and the start-to-start period, for each library build given. Run from the repository root."""
+import sys
+
+import torch
+sys.path.insert(0, "bench")
+from blasst_ctypes import Blasst
+from bench import structured
+from torch.profiler import profile, ProfilerActivity
+for lib in sys.argv[1:]:
+    bl = Blasst(lib)
+    for B, L in ((1, 131072), (16, 32768)):
+        q, k, v = structured(B, L, 32, 8, 128, 0.25, seed=L + B, Sq=1, spread=True)
+        o = torch.empty(B, 1, 32, 128, device="cuda", dtype=torch.bfloat16)
+        p = bl.with_workspace(bl.params(q, k, v, o))
+        for _ in range(20): bl.run(p)
+        torch.cuda.synchronize()
+        ev = torch.cuda.Event(enable_timing=True); ev2 = torch.cuda.Event(enable_timing=True)
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            torch.cuda._sleep(1_000_000)
+            for _ in range(50): bl.run(p)
+            torch.cuda.synchronize()
+        evs = [e for e in prof.events() if e.device_type.name == "CUDA"]
+        names = {}
+        for e in evs:
+            names.setdefault(e.name, []).append(e)
+        print(lib, B, L)
+        for n, es in names.items():
+            ts = sorted(x.device_time for x in es)
+            print(f"  {n[:60]:<60} n={len(es)} median {ts[len(ts)//2]:.1f} us")
+        # gaps: start of consecutive decode kernels
+        dk = sorted([e for e in evs if "decode" in e.name], key=lambda e: e.time_range.start)
+        per = [(b.time_range.start - a.time_range.start) for a, b in zip(dk, dk[1:])]
+        per.sort()
+        print(f"  decode start-to-start median {per[len(per)//2]:.1f} us")
