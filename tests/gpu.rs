@@ -105,121 +105,46 @@ fn max_diff(a: &[f32], b: &[f32], offs: &Built) -> f32 {
 }
 
 fn gpu_cases(dtype: u32) -> Vec<Case> {
+    // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64 and 128, causal or not.
+    let shapes: [(usize, usize, &[usize], &[usize], Layout); 12] = [
+        // prefill: padded, odd lengths (not multiples of 128), GQA 4
+        (8, 2, &[300, 300], &[300, 300], Layout::Bshd),
+        // prefill: Lq < Lk (prefill with cache), [b, h, s, d] layout, MQA
+        (4, 1, &[200], &[1000], Layout::Bhsd),
+        // ragged prefill
+        (4, 4, &[17, 260, 129], &[40, 260, 700], Layout::Ragged),
+        // paged prefill-with-cache
+        (4, 2, &[130, 130], &[500, 333], Layout::Paged(16)),
+        // decode: contiguous and paged, several page sizes, lengths not multiples of 64
+        // (2 and 4 KV splits: on Hopper merged inside a thread-block cluster)
+        (32, 8, &[1, 1, 1], &[5000, 77, 1], Layout::Bshd),
+        (32, 8, &[1, 1], &[3000, 200], Layout::Paged(16)),
+        (32, 8, &[1, 1], &[3000, 200], Layout::Paged(64)),
+        (32, 8, &[1, 1], &[3000, 200], Layout::Paged(256)),
+        // 19 splits: more than a cluster merges (MAX_CLUSTER_MERGE_SPLITS = 8), so the Hopper
+        // kernel writes the workspace and kernels/merge.cu merges
+        (8, 2, &[1], &[20000], Layout::Bshd),
+        // 2 tokens x GQA 8 = 16 rows (the largest tile of the Hopper decode kernel)
+        (16, 2, &[2, 1], &[1900, 4100], Layout::Ragged),
+        // speculative decode: 4 tokens x GQA 8 = 32 rows; MHA decode
+        (16, 2, &[4, 4], &[2500, 900], Layout::Bshd),
+        (4, 4, &[2, 1, 2], &[700, 64, 1500], Layout::Ragged),
+    ];
     let mut v = vec![];
-    for &d in &[64usize, 128] {
-        for &causal in &[false, true] {
-            // prefill: padded, odd lengths (not multiples of 128), GQA 4
-            v.push(Case {
-                hq: 8,
-                hkv: 2,
-                d,
-                lq: vec![300, 300],
-                lk: vec![300, 300],
-                causal,
-                layout: Layout::Bshd,
-                dtype,
-            });
-            // prefill: Lq < Lk (prefill with cache), [b, h, s, d] layout, MQA
-            v.push(Case {
-                hq: 4,
-                hkv: 1,
-                d,
-                lq: vec![200],
-                lk: vec![1000],
-                causal,
-                layout: Layout::Bhsd,
-                dtype,
-            });
-            // ragged prefill
-            v.push(Case {
-                hq: 4,
-                hkv: 4,
-                d,
-                lq: vec![17, 260, 129],
-                lk: vec![40, 260, 700],
-                causal,
-                layout: Layout::Ragged,
-                dtype,
-            });
-            // paged prefill-with-cache
-            v.push(Case {
-                hq: 4,
-                hkv: 2,
-                d,
-                lq: vec![130, 130],
-                lk: vec![500, 333],
-                causal,
-                layout: Layout::Paged(16),
-                dtype,
-            });
-            // decode: contiguous and paged, several page sizes, lengths not multiples of 64
-            v.push(Case {
-                hq: 32,
-                hkv: 8,
-                d,
-                lq: vec![1, 1, 1],
-                lk: vec![5000, 77, 1],
-                causal,
-                layout: Layout::Bshd,
-                dtype,
-            });
-            for ps in [16, 64, 256] {
+    for d in [64usize, 128] {
+        for causal in [false, true] {
+            for (hq, hkv, lq, lk, layout) in shapes {
                 v.push(Case {
-                    hq: 32,
-                    hkv: 8,
+                    hq,
+                    hkv,
                     d,
-                    lq: vec![1, 1],
-                    lk: vec![3000, 200],
+                    lq: lq.to_vec(),
+                    lk: lk.to_vec(),
                     causal,
-                    layout: Layout::Paged(ps),
+                    layout,
                     dtype,
                 });
             }
-            // 19 splits: more than a cluster merges (MAX_CLUSTER_MERGE_SPLITS = 8), so the
-            // Hopper kernel writes the workspace and kernels/merge.cu merges; the cases above
-            // have 2 and 4 splits, merged inside a thread-block cluster.
-            v.push(Case {
-                hq: 8,
-                hkv: 2,
-                d,
-                lq: vec![1],
-                lk: vec![20000],
-                causal,
-                layout: Layout::Bshd,
-                dtype,
-            });
-            // 2 tokens x GQA 8 = 16 rows (the largest tile of the Hopper decode kernel)
-            v.push(Case {
-                hq: 16,
-                hkv: 2,
-                d,
-                lq: vec![2, 1],
-                lk: vec![1900, 4100],
-                causal,
-                layout: Layout::Ragged,
-                dtype,
-            });
-            // speculative decode: 4 tokens x GQA 8 = 32 rows; MHA decode
-            v.push(Case {
-                hq: 16,
-                hkv: 2,
-                d,
-                lq: vec![4, 4],
-                lk: vec![2500, 900],
-                causal,
-                layout: Layout::Bshd,
-                dtype,
-            });
-            v.push(Case {
-                hq: 4,
-                hkv: 4,
-                d,
-                lq: vec![2, 1, 2],
-                lk: vec![700, 64, 1500],
-                causal,
-                layout: Layout::Ragged,
-                dtype,
-            });
         }
     }
     v
