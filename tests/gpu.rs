@@ -1,5 +1,6 @@
 //! GPU kernels against the CPU reference: dense values in every layout, skip decisions tile by
-//! tile (same plan, clear margins), the dense/skip specialisations, paged vs contiguous decode.
+//! tile (same plan, clear margins), the dense/skip specialisations, paged vs contiguous decode,
+//! calls captured in a CUDA graph.
 //! Prints "skipped: no CUDA device" and passes where there is no GPU (CI); runs for real on the
 //! GPU machine (scripts/device-check.sh).
 
@@ -30,8 +31,20 @@ fn seed() -> u64 {
     s
 }
 
-/// Runs a built case on the GPU with output type T (inputs copied from the host layout).
+/// Runs a built case on the GPU with output type T (inputs copied from the host layout), on the
+/// legacy default stream.
 fn run_gpu<T: Elem>(bt: &Built, factor: f32) -> blasst::Result<RunOut> {
+    run_gpu_with::<T>(bt, factor, &|p| unsafe {
+        blasst::attn::run(p, std::ptr::null_mut())
+    })
+}
+
+/// As `run_gpu`, with `launch` making the call from the finished device-side parameters.
+fn run_gpu_with<T: Elem>(
+    bt: &Built,
+    factor: f32,
+    launch: &dyn Fn(&AttnParams) -> blasst::Result<()>,
+) -> blasst::Result<RunOut> {
     let q: Vec<T> = to_elems(&bt.q);
     let k: Vec<T> = to_elems(&bt.k);
     let v: Vec<T> = to_elems(&bt.v);
@@ -70,7 +83,7 @@ fn run_gpu<T: Elem>(bt: &Built, factor: f32) -> blasst::Result<RunOut> {
         }
         keep = bufs;
     }
-    unsafe { blasst::attn::run(&p, std::ptr::null_mut())? };
+    launch(&p)?;
     let mut o = vec![T::from_f32(0.0); bt.o_len];
     d_o.copy_to(&mut o)?;
     let mut lse = vec![0f32; bt.lse_rows * bt.case.hq];
@@ -394,6 +407,117 @@ fn skip_kernel_that_skips_nothing_is_bit_identical_to_dense() {
                 .all(|(a, b)| a.to_bits() == b.to_bits()),
             "{c:?}: outputs differ"
         );
+    }
+}
+
+/// Captures `p`'s call on a new non-blocking stream into a CUDA graph (global capture mode,
+/// PyTorch's default), then launches the graph twice and waits. With `workspace`, the call gets
+/// one of `blasst_attn_workspace_size` bytes; without, a split decode call allocates it
+/// stream-ordered inside the graph.
+fn run_in_graph(p: &AttnParams, workspace: bool) -> blasst::Result<()> {
+    use cudarc::driver::sys as cu;
+    let ok = |r: cu::CUresult, what: &str| assert_eq!(r, cu::CUresult::CUDA_SUCCESS, "{what}");
+    let mut p = *p;
+    let bytes = blasst::attn::workspace_size(&p)?;
+    let ws = if workspace && bytes > 0 {
+        Some(DeviceBuffer::new(bytes)?)
+    } else {
+        None
+    };
+    if let Some(w) = &ws {
+        (p.workspace, p.workspace_size) = (w.ptr(), bytes);
+    }
+    unsafe {
+        let mut stream: cu::CUstream = std::ptr::null_mut();
+        ok(
+            cu::cuStreamCreate(
+                &mut stream,
+                cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,
+            ),
+            "cuStreamCreate",
+        );
+        ok(
+            cu::cuStreamBeginCapture_v2(
+                stream,
+                cu::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_GLOBAL,
+            ),
+            "cuStreamBeginCapture",
+        );
+        let r = blasst::attn::run(&p, stream.cast());
+        let mut graph: cu::CUgraph = std::ptr::null_mut();
+        ok(
+            cu::cuStreamEndCapture(stream, &mut graph),
+            "cuStreamEndCapture",
+        );
+        r?;
+        let mut exec: cu::CUgraphExec = std::ptr::null_mut();
+        ok(
+            cu::cuGraphInstantiateWithFlags(&mut exec, graph, 0),
+            "cuGraphInstantiate",
+        );
+        for _ in 0..2 {
+            ok(cu::cuGraphLaunch(exec, stream), "cuGraphLaunch");
+        }
+        ok(cu::cuStreamSynchronize(stream), "cuStreamSynchronize");
+        ok(cu::cuGraphExecDestroy(exec), "cuGraphExecDestroy");
+        ok(cu::cuGraphDestroy(graph), "cuGraphDestroy");
+        ok(cu::cuStreamDestroy_v2(stream), "cuStreamDestroy");
+    }
+    Ok(())
+}
+
+/// Engines capture decode in CUDA graphs: a captured call (programmatic dependent launch,
+/// thread-block clusters, the merge kernel, a stream-ordered workspace allocation) replays to
+/// the same bits as a direct call, and its skip statistics count each replay.
+#[test]
+fn calls_replay_inside_a_cuda_graph() {
+    if !gpu() {
+        return;
+    }
+    let mut rng = Rng::new(seed());
+    let shapes: [(usize, usize, &[usize], &[usize], Layout, bool); 3] = [
+        // decode, 2 KV splits (on Hopper merged inside a cluster), paged
+        (32, 8, &[1, 1], &[3000, 200], Layout::Paged(64), false),
+        // decode, 19 splits (workspace and kernels/merge.cu)
+        (8, 2, &[1], &[20000], Layout::Bshd, false),
+        // prefill, causal
+        (8, 2, &[300, 300], &[300, 300], Layout::Bshd, true),
+    ];
+    for (hq, hkv, lq, lk, layout, causal) in shapes {
+        let c = Case {
+            hq,
+            hkv,
+            d: 128,
+            lq: lq.to_vec(),
+            lk: lk.to_vec(),
+            causal,
+            layout,
+            dtype: BLASST_DTYPE_BF16,
+        };
+        let bt = c.build(&mut rng, &mut normal);
+        let splits = plan_of(&bt).num_kv_splits;
+        for factor in [0.0, 1e-30] {
+            let direct = run_gpu::<bf16>(&bt, factor).unwrap();
+            for workspace in [true, false] {
+                let g = run_gpu_with::<bf16>(&bt, factor, &|p| run_in_graph(p, workspace))
+                    .unwrap_or_else(|e| panic!("{c:?}: {}", e.message()));
+                assert!(
+                    g.o.iter()
+                        .zip(&direct.o)
+                        .all(|(a, b)| a.to_bits() == b.to_bits()),
+                    "{c:?} factor {factor} workspace {workspace}: graph output differs"
+                );
+                assert_eq!(
+                    g.stats,
+                    [2 * direct.stats[0], 2 * direct.stats[1]],
+                    "{c:?}: two replays count twice"
+                );
+            }
+            println!(
+                "ok graph {layout:?} lq={lq:?} lk={lk:?} splits={splits} factor={factor}: visited {}",
+                direct.stats[0]
+            );
+        }
     }
 }
 
