@@ -27,8 +27,8 @@
 // Measured (ncu, 16 x 32K dense): DRAM-bound, issue slots ~21 % busy; the portable kernel was
 // issue-bound at ~57 %.
 //
-// Splits: with 2-8 splits the host launches the splits of each (sequence, KV head) as one
-// thread-block cluster and they merge in distributed shared memory (cluster_merge_splits); more
+// Splits: with 2-8 splits (and all clusters resident at once) the host launches the splits of
+// each (sequence, KV head) as one thread-block cluster and they merge in distributed shared memory (cluster_merge_splits); more
 // splits write the workspace for kernels/merge.cu. (Measured on the H200, 16 x 32K, 2 splits:
 // dense +0.4 %, skip +1.0-1.2 %; bench/runs/session9/run47-ab-decode2-*, run48-ab-decode3-*.)
 //

@@ -379,6 +379,40 @@ fn launch<P>(
     name: &str,
 ) -> Result<()> {
     let mut arg = params as *const P as *mut c_void;
+    let mut attrs = launch_attrs(pdl, cluster_y);
+    let config = launch_config(grid, block, smem, stream, &mut attrs);
+    // SAFETY: `config` and `attrs` outlive the call; the kernel takes one `P` by value.
+    let r = unsafe { cu::cuLaunchKernelEx(&config, f.0, &mut arg, std::ptr::null_mut()) };
+    check(
+        r,
+        &format!("launch of {name} grid {grid:?} cluster y {cluster_y}"),
+    )
+}
+
+/// A launch configuration of 1-D blocks; `attrs` (from `launch_attrs`) must outlive it.
+fn launch_config(
+    grid: (u32, u32, u32),
+    block: u32,
+    smem: usize,
+    stream: cu::CUstream,
+    attrs: &mut ([cu::CUlaunchAttribute; 2], u32),
+) -> cu::CUlaunchConfig {
+    cu::CUlaunchConfig {
+        gridDimX: grid.0,
+        gridDimY: grid.1,
+        gridDimZ: grid.2,
+        blockDimX: block,
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: smem as u32,
+        hStream: stream,
+        attrs: attrs.0.as_mut_ptr(),
+        numAttrs: attrs.1,
+    }
+}
+
+/// The launch attributes of `launch` (the array and how many of it are set).
+fn launch_attrs(pdl: bool, cluster_y: u32) -> ([cu::CUlaunchAttribute; 2], u32) {
     // SAFETY: zero is a valid bit pattern for these plain C structs; the values are set below.
     let mut attrs: [cu::CUlaunchAttribute; 2] = unsafe { std::mem::zeroed() };
     let mut n = 0;
@@ -395,24 +429,45 @@ fn launch<P>(
         attrs[n].value.clusterDim.z = 1;
         n += 1;
     }
-    let config = cu::CUlaunchConfig {
-        gridDimX: grid.0,
-        gridDimY: grid.1,
-        gridDimZ: grid.2,
-        blockDimX: block,
-        blockDimY: 1,
-        blockDimZ: 1,
-        sharedMemBytes: smem as u32,
-        hStream: stream,
-        attrs: attrs.as_mut_ptr(),
-        numAttrs: n as u32,
+    (attrs, n as u32)
+}
+
+/// How many clusters of `cluster_y` CTAs of `f` (`block` threads, `smem` bytes each) can be
+/// resident at once on this GPU (0 if none: a MIG slice or another partition may hold none);
+/// asked once per (function, cluster size). A call launches its splits as clusters only when all
+/// its clusters fit in one wave: the GPCs' sizes leave fewer cluster slots than CTA slots (on the
+/// H200, 62 clusters of 4 decode CTAs = 248 CTAs, against 264 CTAs without clusters).
+fn cluster_capacity(f: Func, name: &str, block: u32, smem: usize, cluster_y: u32) -> usize {
+    static CACHE: OnceLock<RwLock<HashMap<(usize, u32), usize>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (f.0 as usize, cluster_y);
+    if let Some(&n) = cache.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return n;
+    }
+    let mut attrs = launch_attrs(false, cluster_y);
+    let config = launch_config(
+        (1, cluster_y, 1),
+        block,
+        smem,
+        std::ptr::null_mut(),
+        &mut attrs,
+    );
+    let mut clusters = 0;
+    // SAFETY: an occupancy query on a loaded function with a well-formed configuration.
+    let r = unsafe { cu::cuOccupancyMaxActiveClusters(&mut clusters, f.0, &config) };
+    let n = if r == cu::CUresult::CUDA_SUCCESS {
+        clusters.max(0) as usize
+    } else {
+        0
     };
-    // SAFETY: `config` and `attrs` outlive the call; the kernel takes one `P` by value.
-    let r = unsafe { cu::cuLaunchKernelEx(&config, f.0, &mut arg, std::ptr::null_mut()) };
-    check(
-        r,
-        &format!("launch of {name} grid {grid:?} cluster y {cluster_y}"),
-    )
+    crate::log::debug(&format!(
+        "{name}: clusters of {cluster_y} CTAs: {n} resident at once ({r:?})"
+    ));
+    cache
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, n);
+    n
 }
 
 /// A calibration sweep request: candidate thresholds and device counters.
@@ -589,7 +644,12 @@ unsafe fn launch_call(
                     p.workspace_size
                 ));
             }
-            if sm90 && ctx.clusters && splits <= MAX_CLUSTER_MERGE_SPLITS {
+            if sm90
+                && ctx.clusters
+                && splits <= MAX_CLUSTER_MERGE_SPLITS
+                && (grid.0 * grid.2) as usize
+                    <= cluster_capacity(f, &v.name(), threads, smem, splits as u32)
+            {
                 // The splits of each (sequence, KV head) are one cluster and merge in it
                 // (kernels/decode_sm90.cu, cluster_merge_splits): no workspace, no merge kernel.
                 kp.cluster_merge = 1;
