@@ -4,7 +4,8 @@ bench/ab_prefill.py): bf16, d = 128, 32 query / 8 KV heads, one query token, the
 dense and Skip-Softmax (hot = 0.25) calls timed in turn with PyTorch SDPA on the contiguous
 cache (bench.py's timeit_interleaved: medians of 5 rounds). Prints GB/s of K+V read, each
 build's time relative to the first build, and each build's skip speedup over its own dense.
-Example: python3 bench/ab_decode.py target/device-base/libblasst.so target/device-new/libblasst.so"""
+--size BxL (repeatable) replaces the three sizes. Example:
+python3 bench/ab_decode.py target/device-base/libblasst.so target/device-new/libblasst.so"""
 import os
 import sys
 
@@ -14,7 +15,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 from blasst_ctypes import Blasst  # noqa: E402
 from bench import SDPBackend, sdpa, structured, timeit_interleaved  # noqa: E402
 
-libs = [a for a in sys.argv[1:] if not a.startswith("--")]
+args = sys.argv[1:]
+sizes = [tuple(int(x) for x in args[i + 1].split("x")) for i, a in enumerate(args) if a == "--size"]
+sizes = sizes or [(1, 131072), (16, 32768), (64, 8192)]
+libs = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] != "--size")]
 bls = [Blasst(p) for p in libs]
 names = [os.path.basename(os.path.dirname(os.path.abspath(p))) for p in libs]
 Hq, Hkv, D, PAGE = 32, 8, 128, 64
@@ -26,7 +30,7 @@ def line(label, gb, times, extra=""):
     print(f"{label:<30} {cells}{extra}", flush=True)
 
 
-for B, L in ((1, 131072), (16, 32768), (64, 8192)):
+for B, L in sizes:
     q, k, v = structured(B, L, Hq, Hkv, D, 0.25, seed=L + B, Sq=1, spread=True)
     o = torch.empty(B, 1, Hq, D, device="cuda", dtype=torch.bfloat16)
     gb = 2 * B * L * Hkv * D * 2 / 1e9
