@@ -28,9 +28,10 @@
 // issue-bound at ~57 %.
 //
 // Splits: with 2-8 splits (and all clusters resident at once) the host launches the splits of
-// each (sequence, KV head) as one thread-block cluster and they merge in distributed shared memory (cluster_merge_splits); more
-// splits write the workspace for kernels/merge.cu. (Measured on the H200, 16 x 32K, 2 splits:
-// dense +0.4 %, skip +1.0-1.2 %; bench/runs/session9/run47-ab-decode2-*, run48-ab-decode3-*.)
+// each (sequence, KV head) as one thread-block cluster, and they merge in distributed shared
+// memory (cluster_merge_splits); otherwise the splits write the workspace for kernels/merge.cu.
+// (Measured on the H200, 16 x 32K, 2 splits: dense +0.4 %, skip +1.0-1.2 %;
+// bench/runs/session9/run47-ab-decode2-*, run48-ab-decode3-*.)
 //
 // Buffer reuse is ordered by the one barrier per tile: K buffer t % KSLOTS is refilled after the
 // barrier of tile t (all S^T of tile t are done before it); V buffer t % VSLOTS after the barrier
