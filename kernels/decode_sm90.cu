@@ -27,7 +27,7 @@
 // Measured (ncu, 16 x 32K dense): DRAM-bound, issue slots ~21 % busy; the portable kernel was
 // issue-bound at ~57 %.
 //
-// Splits: with 2-8 splits (and all clusters resident at once) the host launches the splits of
+// Splits: with 2-4 splits (and all clusters resident at once) the host launches the splits of
 // each (sequence, KV head) as one thread-block cluster, and they merge in distributed shared
 // memory (cluster_merge_splits); otherwise the splits write the workspace for kernels/merge.cu.
 // (Measured on the H200, 16 x 32K, 2 splits: dense +0.4 %, skip +1.0-1.2 %;
@@ -161,7 +161,7 @@ DEVI float2 ld_dsmem2(u32 a) {
 }
 
 // The split merge of kernels/merge.cu inside the kernel, when the host launched the splits of
-// each (sequence, KV head) as one thread-block cluster (2 to 8 splits; cluster rank = split):
+// each (sequence, KV head) as one thread-block cluster (2 to 4 splits; cluster rank = split):
 // every CTA has left its normalised rows and their LSE in its shared memory (cm_o, cm_lse);
 // after a cluster barrier, CTA `split` merges rows split, split + S, ... by reading all the
 // splits' rows over distributed shared memory, and writes O and LSE. The second barrier keeps

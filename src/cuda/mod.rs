@@ -304,9 +304,11 @@ const PREFILL_THREADS: u32 = 128;
 const PREFILL_SM90_THREADS: u32 = 384;
 const DECODE_THREADS: u32 = 256;
 const DECODE_SM90_THREADS: u32 = 128;
-/// Split decode on Hopper merges in a thread-block cluster up to this many splits (the portable
-/// cluster size); more splits write the workspace and run kernels/merge.cu.
-const MAX_CLUSTER_MERGE_SPLITS: usize = 8;
+/// Split decode on Hopper merges in a thread-block cluster up to this many splits; more splits
+/// write the workspace and run kernels/merge.cu. Measured on the H200 against the merge kernel
+/// (bench/runs/session9/run55-*): 2 splits +0.4-1.2 %, 4 splits +1.6-3.0 %, 8 splits (a 31 us
+/// call) -4..0 %: the in-cluster merge's serial reads of 8 peers cost more than the launch saves.
+const MAX_CLUSTER_MERGE_SPLITS: usize = 4;
 
 pub fn prefill_smem(head_dim: usize) -> usize {
     // Q (128 rows), K and two V tiles of 64 rows.
