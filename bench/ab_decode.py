@@ -1,9 +1,8 @@
 """Interleaved decode A/B of several library builds in one process (the decode counterpart of
 bench/ab_prefill.py): bf16, d = 128, 32 query / 8 KV heads, one query token, the benchmark's
 (batch, KV length) sizes and three of 4 and 8 KV splits, contiguous and paged (64-key pages in
-a shuffled pool), each build's
-dense and Skip-Softmax (hot = 0.25) calls timed in turn with PyTorch SDPA on the contiguous
-cache (bench.py's timeit_interleaved: medians of 5 rounds). Prints GB/s of K+V read, each
+a shuffled pool), each build's dense and Skip-Softmax (hot = 0.25) calls timed in turn with
+PyTorch SDPA on the contiguous cache (bench.py's timeit_interleaved: medians of 5 rounds). Prints GB/s of K+V read, each
 build's time relative to the first build, and each build's skip speedup over its own dense.
 --size BxL (repeatable) replaces the six sizes. Example:
 python3 bench/ab_decode.py target/device-base/libblasst.so target/device-new/libblasst.so"""
