@@ -307,7 +307,7 @@ const DECODE_SM90_THREADS: u32 = 128;
 /// Split decode on Hopper merges in a thread-block cluster up to this many splits; more splits
 /// write the workspace and run kernels/merge.cu. Measured on the H200 against the merge kernel
 /// (bench/runs/session9/run55-*): 2 splits +0.4-1.2 %, 4 splits +1.6-3.0 %, 8 splits (a 31 us
-/// call) -4..0 %: the in-cluster merge's serial reads of 8 peers cost more than the launch saves.
+/// call) -4..0 %, and still -3 % with the merge's remote reads batched (run 58).
 const MAX_CLUSTER_MERGE_SPLITS: usize = 4;
 
 pub fn prefill_smem(head_dim: usize) -> usize {
