@@ -4,7 +4,8 @@ bench/ab_prefill.py): bf16, d = 128, 32 query / 8 KV heads, one query token, the
 a shuffled pool), each build's dense and Skip-Softmax (hot = 0.25) calls timed in turn with
 PyTorch SDPA on the contiguous cache (bench.py's timeit_interleaved: medians of 5 rounds). Prints GB/s of K+V read, each
 build's time relative to the first build, and each build's skip speedup over its own dense.
---size BxL (repeatable) replaces the six sizes. Example:
+--size BxL (repeatable) replaces the six sizes; --gaussian times the contiguous dense calls (and
+SDPA) on Gaussian inputs, as bench/bench.py's dense rows do, instead of the structured ones. Example:
 python3 bench/ab_decode.py target/device-base/libblasst.so target/device-new/libblasst.so"""
 import os
 import sys
@@ -50,9 +51,14 @@ for B, L in sizes:
         dense = [bl.with_workspace(bl.params(q, kk, vv, o, **kw)) for bl in bls]
         fns = [lambda bl=bl, p=p: bl.run(p) for bl, p in zip(bls, dense)]
         if not paged:
-            fns.append(lambda: sdpa(q, k, v, False, BACKENDS))
+            qs, ks, vs = (q, k, v)
+            if "--gaussian" in args:
+                qs, ks, vs = (torch.randn_like(x) for x in (q, k, v))
+                dense = [bl.with_workspace(bl.params(qs, ks, vs, o)) for bl in bls]
+                fns = [lambda bl=bl, p=p: bl.run(p) for bl, p in zip(bls, dense)]
+            fns.append(lambda: sdpa(qs, ks, vs, False, BACKENDS))
         t = timeit_interleaved(fns, iters=20)
-        line(f"{tag} dense", gb, t[:len(bls)], f" | sdpa {t[-1] * 1e6:7.1f} us {gb / t[-1]:5.0f} GB/s" if not paged else "")
+        line(f"{tag} dense{' (gaussian)' if '--gaussian' in args and not paged else ''}", gb, t[:len(bls)], f" | sdpa {t[-1] * 1e6:7.1f} us {gb / t[-1]:5.0f} GB/s" if not paged else "")
         if not paged:
             print(f"{tag}   dense vs sdpa: " + " | ".join(f"{n} x{t[-1] / d:.3f}" for n, d in zip(names, t)), flush=True)
         stats = torch.zeros(2, dtype=torch.int64, device="cuda")
