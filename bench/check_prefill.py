@@ -21,7 +21,7 @@ def main():
     kernels = ["default", "mma"] if torch.cuda.get_device_capability()[0] == 9 else ["default"]
     bad = 0
     torch.manual_seed(0)
-    for D in (64, 128):
+    for D in (64, 128, 256):
         for (B, Sq, Sk, Hq, Hkv) in ((1, 128, 128, 1, 1), (1, 256, 256, 2, 2), (2, 300, 300, 8, 2),
                                     (1, 200, 1000, 4, 1), (1, 1024, 1024, 4, 4)):
             for causal in (False, True):

@@ -263,14 +263,20 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
             m_acc[mt][hh] = mnew;
           }
         }
-#if DW == 16
+#if DW >= 16
+        // d >= 128: this warp's DW columns as pairs of 8-column chunks (d = 256: two pairs).
         #pragma unroll
         for (int kk = 0; kk < DBN / 16; ++kk) {
-          u32 a[4], b0, b1, b2, b3;
+          u32 a[4];
           ldmatrix_x4(a[0], a[1], a[2], a[3], pslot + swz(mt * 16 + lane % 16, kk * 2 + lane / 16, PCH));
-          ldmatrix_x4_trans(b0, b1, b2, b3, vbuf + swz(kk * 16 + lane % 8 + ((lane / 8) % 2) * 8, warp * 2 + lane / 16, CH));
-          mma16816(O[mt][0], a, b0, b1);
-          mma16816(O[mt][1], a, b2, b3);
+          #pragma unroll
+          for (int cp = 0; cp < DW / 16; ++cp) {
+            u32 b0, b1, b2, b3;
+            ldmatrix_x4_trans(b0, b1, b2, b3,
+                              vbuf + swz(kk * 16 + lane % 8 + ((lane / 8) % 2) * 8, warp * (DW / 8) + cp * 2 + lane / 16, CH));
+            mma16816(O[mt][2 * cp], a, b0, b1);
+            mma16816(O[mt][2 * cp + 1], a, b2, b3);
+          }
         }
 #else
         #pragma unroll

@@ -1,19 +1,21 @@
 // Prefill: FlashAttention-2-style forward with Skip-Softmax (SPEC section 1).
 //
-// One CTA: 128 query rows of one (sequence, query head) against all visible KV tiles of 64
+// One CTA: BM query rows of one (sequence, query head) against all visible KV tiles of 64
 // keys, visited last to first (plan: block_m 16, block_n 64, 1 split, reverse_kv 1: each m16
-// atom's 16 rows are one row tile of the plan). 4 warps, each owning 32 query rows as two m16
-// atoms, so every K/V fragment read from shared memory feeds two mma.sync (m16n8k16, fp32
-// accumulation); online softmax in the exp2 domain. Pipeline per tile j (cp.async, K
+// atom's 16 rows are one row tile of the plan). 4 warps, each owning MI m16 atoms: at d <= 128
+// two (32 rows, BM = 128), so every K/V fragment read from shared memory feeds two mma.sync
+// (m16n8k16, fp32 accumulation); at d = 256 one (BM = 64: two atoms' O would be 256 fp32
+// registers per thread, and spilled 2.6 KB). Online softmax in the exp2 domain. Pipeline per tile j (cp.async, K
 // single-buffered, V double-buffered):
 //   issue V_j | wait K_j | S = Q K_j^T | skip votes | barrier | issue K_{j-1} | softmax |
 //   wait V_j | O += P V_j.
 // With SKIP every warp votes for each of its two atoms (__all_sync); a skipped atom leaves out
 // its softmax and its P V. The dense specialisation contains no vote at all.
 
-#define BM 128
-#define BN 64
 #define NWARPS 4
+#define MI (HEAD_DIM <= 128 ? 2 : 1)  // m16 atoms per warp (host: prefill_block_rows)
+#define BM (NWARPS * 16 * MI)
+#define BN 64
 #define NTHREADS (NWARPS * 32)
 #define CH (HEAD_DIM / 8)          // 16-byte chunks per row
 #define Q_BYTES (BM * HEAD_DIM * 2)
@@ -60,23 +62,25 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
   if (r0 >= s.lq) return;
   __syncthreads();  // `counts` is initialised
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  // This thread's rows: row[mi][hh] = r0 + 32 warp + 16 mi + lane / 4 + 8 hh.
-  const int rbase = r0 + warp * 32 + lane / 4;
+  // This thread's rows: row[mi][hh] = r0 + 16 MI warp + 16 mi + lane / 4 + 8 hh.
+  const int rbase = r0 + warp * 16 * MI + lane / 4;
 
-  // The CTA computes the KV tiles visible to any of its 128 rows (n_vis); each atom's 16 rows
+  // The CTA computes the KV tiles visible to any of its BM rows (n_vis); each atom's 16 rows
   // are one row tile of the plan, which visits those of its own rows (nva <= n_vis; the others
   // are fully masked for it).
   const int n_vis = visible_tiles(p, s, r0, BM, BN);
-  const int nva[2] = {visible_tiles(p, s, r0 + warp * 32, 16, BN), visible_tiles(p, s, r0 + warp * 32 + 16, 16, BN)};
-
-  float O[2][HEAD_DIM / 8][4];
+  int nva[MI];
   #pragma unroll
-  for (int mi = 0; mi < 2; ++mi)
+  for (int mi = 0; mi < MI; ++mi) nva[mi] = visible_tiles(p, s, r0 + (warp * MI + mi) * 16, 16, BN);
+
+  float O[MI][HEAD_DIM / 8][4];
+  #pragma unroll
+  for (int mi = 0; mi < MI; ++mi)
     #pragma unroll
     for (int i = 0; i < HEAD_DIM / 8; ++i) O[mi][i][0] = O[mi][i][1] = O[mi][i][2] = O[mi][i][3] = 0.f;
-  float m[2][2], l[2][2];
+  float m[MI][2], l[MI][2];
   #pragma unroll
-  for (int mi = 0; mi < 2; ++mi) m[mi][0] = m[mi][1] = NEG_INF, l[mi][0] = l[mi][1] = 0.f;
+  for (int mi = 0; mi < MI; ++mi) m[mi][0] = m[mi][1] = NEG_INF, l[mi][0] = l[mi][1] = 0.f;
   u32 skipped = 0;
 
   if (n_vis > 0) {
@@ -91,23 +95,23 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     cp_async_wait<1>();
     __syncthreads();
     // S = Q K^T (raw scores).
-    float S[2][BN / 8][4];
+    float S[MI][BN / 8][4];
     #pragma unroll
-    for (int mi = 0; mi < 2; ++mi)
+    for (int mi = 0; mi < MI; ++mi)
       #pragma unroll
       for (int i = 0; i < BN / 8; ++i) S[mi][i][0] = S[mi][i][1] = S[mi][i][2] = S[mi][i][3] = 0.f;
     #pragma unroll
     for (int ks = 0; ks < HEAD_DIM / 16; ++ks) {
-      u32 a[2][4];
+      u32 a[MI][4];
       #pragma unroll
-      for (int mi = 0; mi < 2; ++mi)
-        ldmatrix_x4(a[mi][0], a[mi][1], a[mi][2], a[mi][3], sQ + swz(warp * 32 + mi * 16 + lane % 16, ks * 2 + lane / 16, CH));
+      for (int mi = 0; mi < MI; ++mi)
+        ldmatrix_x4(a[mi][0], a[mi][1], a[mi][2], a[mi][3], sQ + swz((warp * MI + mi) * 16 + lane % 16, ks * 2 + lane / 16, CH));
       #pragma unroll
       for (int np = 0; np < BN / 16; ++np) {
         u32 b0, b1, b2, b3;
         ldmatrix_x4(b0, b1, b2, b3, sK + swz(np * 16 + lane % 8 + (lane / 16) * 8, ks * 2 + (lane / 8) % 2, CH));
         #pragma unroll
-        for (int mi = 0; mi < 2; ++mi) {
+        for (int mi = 0; mi < MI; ++mi) {
           mma16816(S[mi][2 * np], a[mi], b0, b1);
           mma16816(S[mi][2 * np + 1], a[mi], b2, b3);
         }
@@ -118,7 +122,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     const bool need_mask = k0 + BN > s.lk || r0 + BM > s.lq || (p.causal && k0 + BN - 1 > r0 + s.lk - s.lq);
     if (need_mask) {
       #pragma unroll
-      for (int mi = 0; mi < 2; ++mi) {
+      for (int mi = 0; mi < MI; ++mi) {
         #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
           const int row = rbase + mi * 16 + hh * 8;
@@ -134,9 +138,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
         }
       }
     }
-    float mx[2][2];
+    float mx[MI][2];
     #pragma unroll
-    for (int mi = 0; mi < 2; ++mi) {
+    for (int mi = 0; mi < MI; ++mi) {
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         float x = NEG_INF;
@@ -147,16 +151,18 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     }
     // skip[mi]: atom mi's 16 rows all vote to skip (warp-uniform). Tiles past an atom's own
     // (j >= nva) are fully masked for it: skipped, not counted.
-    bool skip[2] = {false, false};
+    bool skip[MI];
+    #pragma unroll
+    for (int mi = 0; mi < MI; ++mi) skip[mi] = false;
 #if SKIP
     #pragma unroll
-    for (int mi = 0; mi < 2; ++mi) {
+    for (int mi = 0; mi < MI; ++mi) {
       skip[mi] = __all_sync(0xffffffffu, row_votes_skip(mx[mi][0], m[mi][0], p) && row_votes_skip(mx[mi][1], m[mi][1], p));
       if (lane == 0 && skip[mi] && j < nva[mi]) ++skipped;
     }
 #elif SWEEP
     #pragma unroll
-    for (int mi = 0; mi < 2; ++mi) {
+    for (int mi = 0; mi < MI; ++mi) {
       const u32 mask = warp_sweep_mask(p, mx[mi][0], m[mi][0], mx[mi][1], m[mi][1]);
       if (lane == 0 && j < nva[mi]) sweep_count(scount[warp], mask);
     }
@@ -168,7 +174,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     }
     // Online softmax (exp2 domain); a skipped atom leaves m, l and O as they are.
     #pragma unroll
-    for (int mi = 0; mi < 2; ++mi) {
+    for (int mi = 0; mi < MI; ++mi) {
       if (skip[mi]) continue;
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
@@ -190,13 +196,18 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
     }
     if (j > 0) cp_async_wait<1>(); else cp_async_wait<0>();
     __syncthreads();
-    if (skip[0] && skip[1]) continue;
+#if SKIP
+    bool all_skipped = skip[0];
+    #pragma unroll
+    for (int mi = 1; mi < MI; ++mi) all_skipped = all_skipped && skip[mi];
+    if (all_skipped) continue;
+#endif
     // O += P V (of the kept atoms).
     #pragma unroll
     for (int kk = 0; kk < BN / 16; ++kk) {
-      u32 a[2][4];
+      u32 a[MI][4];
       #pragma unroll
-      for (int mi = 0; mi < 2; ++mi) {
+      for (int mi = 0; mi < MI; ++mi) {
         a[mi][0] = pack2(S[mi][2 * kk][0], S[mi][2 * kk][1]);
         a[mi][1] = pack2(S[mi][2 * kk][2], S[mi][2 * kk][3]);
         a[mi][2] = pack2(S[mi][2 * kk + 1][0], S[mi][2 * kk + 1][1]);
@@ -207,7 +218,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
         u32 b0, b1, b2, b3;
         ldmatrix_x4_trans(b0, b1, b2, b3, vbuf + swz(kk * 16 + lane % 8 + ((lane / 8) % 2) * 8, dp * 2 + lane / 16, CH));
         #pragma unroll
-        for (int mi = 0; mi < 2; ++mi) {
+        for (int mi = 0; mi < MI; ++mi) {
           if (skip[mi]) continue;
           mma16816(O[mi][2 * dp], a[mi], b0, b1);
           mma16816(O[mi][2 * dp + 1], a[mi], b2, b3);
@@ -219,9 +230,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const Kern
 
   // Epilogue: normalise, write O and the natural-log LSE.
   #pragma unroll
-  for (int mi = 0; mi < 2; ++mi)
+  for (int mi = 0; mi < MI; ++mi)
     #pragma unroll
     for (int hh = 0; hh < 2; ++hh)
       store_prefill_row(p, s, b, h, rbase + mi * 16 + hh * 8, &O[mi][0][hh * 2], l[mi][hh], m[mi][hh]);
-  flush_cta_counts(p, counts, (u32)(nva[0] + nva[1]), skipped, SWEEP_ROWS(scount), NWARPS, [] { __syncthreads(); });
+  u32 nvisit = 0;
+  #pragma unroll
+  for (int mi = 0; mi < MI; ++mi) nvisit += (u32)nva[mi];
+  flush_cta_counts(p, counts, nvisit, skipped, SWEEP_ROWS(scount), NWARPS, [] { __syncthreads(); });
 }

@@ -118,7 +118,8 @@ fn max_diff(a: &[f32], b: &[f32], offs: &Built) -> f32 {
 }
 
 fn gpu_cases(dtype: u32) -> Vec<Case> {
-    // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64 and 128, causal or not.
+    // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64, 128 and 256 (the
+    // portable kernels on every GPU), causal or not.
     let shapes: [(usize, usize, &[usize], &[usize], Layout); 12] = [
         // prefill: padded, odd lengths (not multiples of 128), GQA 4
         (8, 2, &[300, 300], &[300, 300], Layout::Bshd),
@@ -144,7 +145,7 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         (4, 4, &[2, 1, 2], &[700, 64, 1500], Layout::Ragged),
     ];
     let mut v = vec![];
-    for d in [64usize, 128] {
+    for d in [64usize, 128, 256] {
         for causal in [false, true] {
             for (hq, hkv, lq, lk, layout) in shapes {
                 v.push(Case {
@@ -246,7 +247,7 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
     .iter()
     .enumerate()
     {
-        for d in [64usize, 128] {
+        for d in [64usize, 128, 256] {
             let bt = structured_case(
                 (lq, lk, hq, hkv, d, causal, hot, layout),
                 sd,
@@ -633,9 +634,15 @@ fn merge_states_on_the_gpu() {
     if !gpu() {
         return;
     }
+    for d in [64usize, 128, 256] {
+        merge_states_case(d);
+    }
+}
+
+fn merge_states_case(d: usize) {
     use blasst::cpu::{Options, Shape};
     use blasst::ffi::{blasst_merge_states, blasst_status};
-    let (lq, lk, h, d) = (37usize, 600usize, 4usize, 128usize);
+    let (lq, lk, h) = (37usize, 600usize, 4usize);
     let mut rng = Rng::new(5);
     let q: Vec<bf16> = (0..lq * h * d)
         .map(|_| bf16::from_f32(rng.normal()))
@@ -727,12 +734,12 @@ fn merge_states_on_the_gpu() {
     };
     assert!(
         diff(&out, &cpu_out) <= 8e-3,
-        "GPU vs CPU merge {}",
+        "d {d}: GPU vs CPU merge {}",
         diff(&out, &cpu_out)
     );
     assert!(
         diff(&out, &full) <= 1.6e-2,
-        "merged halves vs whole {}",
+        "d {d}: merged halves vs whole {}",
         diff(&out, &full)
     );
     let dl = out_lse
@@ -740,7 +747,7 @@ fn merge_states_on_the_gpu() {
         .zip(&full_lse)
         .map(|(a, b)| (a - b).abs())
         .fold(0f32, f32::max);
-    assert!(dl < 1e-4, "lse {dl}");
+    assert!(dl < 1e-4, "d {d}: lse {dl}");
     // Host memory passed as device memory is rejected.
     let st = merge_host(0, &mut cpu_out, &mut cpu_lse);
     assert_eq!(st, blasst_status::BLASST_ERROR_INVALID_ARGUMENT);

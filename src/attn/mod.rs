@@ -6,7 +6,7 @@ mod validate;
 
 pub use params::*;
 pub use plan::{default_plan, effective_plan};
-pub use validate::{Desc, Paged, validate};
+pub use validate::{Desc, GPU_HEAD_DIMS, Paged, validate};
 
 use crate::{Error, Result, invalid};
 use std::ffi::c_void;

@@ -11,7 +11,7 @@ const MAX_BATCH: u32 = 1 << 20;
 const MAX_HEADS: u32 = 4096;
 const MAX_SEQLEN: u32 = i32::MAX as u32;
 const MAX_HEAD_DIM_CPU: u32 = 512;
-pub const GPU_HEAD_DIMS: [u32; 2] = [64, 128];
+pub const GPU_HEAD_DIMS: [u32; 3] = [64, 128, 256];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Paged {
@@ -130,7 +130,7 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
     let head_dim = check_size("head_dim", p.head_dim, MAX_HEAD_DIM_CPU)?;
     if device == Device::Cuda && !GPU_HEAD_DIMS.contains(&p.head_dim) {
         return Err(unsupported!(
-            "head_dim = {head_dim} is not supported on the GPU (supported: 64, 128)"
+            "head_dim = {head_dim} is not supported on the GPU (supported: 64, 128, 256)"
         ));
     }
     let max_lq = check_size("max_seqlen_q", p.max_seqlen_q, MAX_SEQLEN)?;

@@ -75,6 +75,8 @@ struct Ctx {
     pdl: bool,
     /// Compute capability 9.0+: split decode may merge its splits inside a thread-block cluster.
     clusters: bool,
+    /// Shared memory a block may opt in to (227 KB on sm_90, 163 KB on sm_80).
+    max_smem: usize,
 }
 
 fn current_ctx() -> Result<Ctx> {
@@ -109,6 +111,15 @@ fn current_ctx() -> Result<Ctx> {
             ),
             "cuDeviceGetAttribute",
         )?;
+        let mut max_smem = 0;
+        check(
+            cu::cuDeviceGetAttribute(
+                &mut max_smem,
+                cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                dev,
+            ),
+            "cuDeviceGetAttribute",
+        )?;
         if major < 8 {
             return Err(Error::Unsupported(format!(
                 "compute capability {major}.{minor}: blasst needs 8.0 or newer"
@@ -125,6 +136,7 @@ fn current_ctx() -> Result<Ctx> {
             arch,
             pdl: major >= 9 && pdl_enabled(),
             clusters: major >= 9 && cluster_merge_enabled(),
+            max_smem: max_smem.max(0) as usize,
         })
     }
 }
@@ -310,9 +322,15 @@ const DECODE_SM90_THREADS: u32 = 128;
 /// call) -4..0 %, and still -3 % with the merge's remote reads batched (run 58).
 const MAX_CLUSTER_MERGE_SPLITS: usize = 4;
 
+/// Query rows per CTA of kernels/prefill.cu (`BM`): 4 warps of two m16 atoms, of one at
+/// d = 256.
+pub fn prefill_block_rows(head_dim: usize) -> usize {
+    if head_dim <= 128 { 128 } else { 64 }
+}
+
 pub fn prefill_smem(head_dim: usize) -> usize {
-    // Q (128 rows), K and two V tiles of 64 rows.
-    (128 + 3 * 64) * head_dim * 2
+    // Q (one CTA's rows), K and two V tiles of 64 rows.
+    (prefill_block_rows(head_dim) + 3 * 64) * head_dim * 2
 }
 
 /// kernels/prefill_sm90.cu: Q (128 rows), `PREFILL90_SLOTS` K and V tiles of
@@ -329,15 +347,16 @@ fn mma_forced(var: &str) -> bool {
     std::env::var(var).is_ok_and(|v| v.eq_ignore_ascii_case("mma"))
 }
 
-/// Whether prefill runs the wgmma kernel: on sm_90a unless `BLASST_PREFILL_KERNEL=mma`.
-fn use_sm90_prefill(arch: &str) -> bool {
-    arch == "sm_90a" && !mma_forced("BLASST_PREFILL_KERNEL")
+/// Whether prefill runs the wgmma kernel: on sm_90a for d <= 128 (the kernel is not built for
+/// 256), unless `BLASST_PREFILL_KERNEL=mma`.
+fn use_sm90_prefill(arch: &str, head_dim: usize) -> bool {
+    arch == "sm_90a" && head_dim <= 128 && !mma_forced("BLASST_PREFILL_KERNEL")
 }
 
-/// Whether decode runs kernels/decode_sm90.cu: on sm_90a for up to 16 packed rows, unless
-/// `BLASST_DECODE_KERNEL=mma`.
-fn use_sm90_decode(arch: &str, block_m: u32) -> bool {
-    arch == "sm_90a" && block_m <= 16 && !mma_forced("BLASST_DECODE_KERNEL")
+/// Whether decode runs kernels/decode_sm90.cu: on sm_90a for up to 16 packed rows and d <= 128
+/// (the kernel is not built for 256), unless `BLASST_DECODE_KERNEL=mma`.
+fn use_sm90_decode(arch: &str, block_m: u32, head_dim: usize) -> bool {
+    arch == "sm_90a" && block_m <= 16 && head_dim <= 128 && !mma_forced("BLASST_DECODE_KERNEL")
 }
 
 /// Must match the layout in kernels/decode_sm90.cu: K and V buffers of 64 swizzled rows, the
@@ -597,26 +616,28 @@ unsafe fn launch_call(
     };
     match phase {
         Phase::Prefill => {
-            let (v, smem, threads) = if use_sm90_prefill(&ctx.arch) {
+            let (v, smem, threads, rows) = if use_sm90_prefill(&ctx.arch, d.head_dim) {
                 (
                     variant(Family::PrefillSm90),
                     prefill_sm90_smem(d.head_dim),
                     PREFILL_SM90_THREADS,
+                    128,
                 )
             } else {
                 (
                     variant(Family::Prefill),
                     prefill_smem(d.head_dim),
                     PREFILL_THREADS,
+                    prefill_block_rows(d.head_dim),
                 )
             };
             let f = function(&ctx, &v, smem)?;
-            let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
+            let grid = (d.max_lq.div_ceil(rows) as u32, d.hq as u32, d.batch as u32);
             launch(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name())
         }
         Phase::Decode => {
             let splits = d.plan.num_kv_splits as usize;
-            let sm90 = use_sm90_decode(&ctx.arch, d.plan.block_m);
+            let sm90 = use_sm90_decode(&ctx.arch, d.plan.block_m, d.head_dim);
             let (v, smem, max_smem, threads, grid) = if sm90 {
                 let smem = decode90_smem(d.head_dim);
                 // kernels/decode_sm90.cu: the KV heads of one split are neighbouring CTAs.
@@ -632,7 +653,17 @@ unsafe fn launch_call(
                     (splits as u32, d.hkv as u32, d.batch as u32),
                 )
             };
-            let f = function(&ctx, &v, max_smem)?;
+            // The portable kernel's shared memory grows with the packed rows; at d = 256 and
+            // more than 32 rows it exceeds the 163 KB an sm_80 block may use.
+            if smem > ctx.max_smem {
+                return Err(crate::unsupported!(
+                    "decode with head_dim = {} and {} packed query rows needs {smem} bytes of shared memory per block; this GPU allows {}",
+                    d.head_dim,
+                    d.plan.block_m,
+                    ctx.max_smem
+                ));
+            }
+            let f = function(&ctx, &v, max_smem.min(ctx.max_smem))?;
             if splits == 1 {
                 return launch(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name());
             }
@@ -795,9 +826,9 @@ pub unsafe fn merge_states(
     stream: *mut c_void,
 ) -> Result<()> {
     probe()?;
-    if !(head_dim == 64 || head_dim == 128) {
+    if !crate::attn::GPU_HEAD_DIMS.contains(&(head_dim as u32)) {
         return Err(crate::unsupported!(
-            "head_dim = {head_dim} is not supported by blasst_merge_states on the GPU (64, 128)"
+            "head_dim = {head_dim} is not supported by blasst_merge_states on the GPU (64, 128, 256)"
         ));
     }
     if num_rows > u32::MAX as usize || num_heads > 65535 || num_states > i32::MAX as usize {
@@ -858,20 +889,41 @@ pub unsafe fn merge_states(
 mod tests {
     use super::*;
 
-    /// The Hopper kernels' dynamic shared memory plus their few static bytes (mbarriers, vote
-    /// and count scratch, the prefill sweep's per-warp counters: < 2 KB) must fit the 227 KB a
-    /// CTA may use on sm_90.
+    /// Every kernel's dynamic shared memory plus its few static bytes (mbarriers, vote and
+    /// count scratch, the sweep's per-warp counters: < 2 KB) must fit the 227 KB a CTA may use
+    /// on sm_90 (the Hopper kernels are built for d <= 128; the decode one runs two CTAs per
+    /// SM). The portable
+    /// kernels also fit sm_80's 163 KB, except decode at d = 256 with more than 32 packed rows
+    /// (refused there with BLASST_ERROR_UNSUPPORTED).
     #[test]
-    fn hopper_shared_memory_fits_one_cta() {
+    fn shared_memory_fits_one_cta() {
         const SM90_MAX_SMEM_PER_CTA: usize = 227 * 1024;
-        for d in [64, 128] {
+        const SM80_MAX_SMEM_PER_CTA: usize = 163 * 1024;
+        for d in [64, 128, 256] {
+            if d <= 128 {
+                assert!(
+                    prefill_sm90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
+                    "prefill90 d = {d}"
+                );
+            }
+            if d <= 128 {
+                assert!(
+                    decode90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA / 2,
+                    "decode90 d = {d}: 2 CTAs/SM"
+                );
+            }
             assert!(
-                prefill_sm90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
+                prefill_smem(d) + 2048 <= SM80_MAX_SMEM_PER_CTA,
                 "prefill d = {d}"
             );
+            let rows = if d <= 128 { 64 } else { 32 };
             assert!(
-                decode90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA / 2,
-                "decode d = {d}: 2 CTAs/SM"
+                decode_smem(d, rows) + 2048 <= SM80_MAX_SMEM_PER_CTA,
+                "decode d = {d}, {rows} rows, sm_80"
+            );
+            assert!(
+                decode_smem(d, 64) + 2048 <= SM90_MAX_SMEM_PER_CTA,
+                "decode d = {d}"
             );
         }
     }

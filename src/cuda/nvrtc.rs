@@ -74,8 +74,9 @@ fn decode90_evict_first() -> bool {
     std::env::var("BLASST_DECODE90_EVICT").is_ok_and(|v| v.trim() == "1")
 }
 
-/// K/V pipeline depth of the decode kernel: 3 stages (d = 128) or 5 (d = 64), overridable
-/// with `BLASST_DECODE_STAGES` (2..=8) for tuning experiments.
+/// K/V pipeline depth of the decode kernel: 3 stages (d = 128), 5 (d = 64) or 2 (d = 256: 128 KB
+/// of tiles, so that a CTA still fits; not tuned), overridable with `BLASST_DECODE_STAGES`
+/// (2..=8) for tuning experiments.
 pub fn decode_stages(head_dim: usize) -> usize {
     static OVERRIDE: OnceLock<Option<usize>> = OnceLock::new();
     let o = *OVERRIDE.get_or_init(|| {
@@ -84,7 +85,11 @@ pub fn decode_stages(head_dim: usize) -> usize {
             .and_then(|v| v.parse().ok())
             .filter(|v| (2..=8).contains(v))
     });
-    o.unwrap_or(if head_dim == 128 { 3 } else { 5 })
+    o.unwrap_or(match head_dim {
+        128 => 3,
+        256 => 2,
+        _ => 5,
+    })
 }
 
 impl Variant {
@@ -156,13 +161,21 @@ impl Variant {
     pub fn all() -> Vec<Variant> {
         let mut v = vec![];
         for bf16 in [false, true] {
-            for head_dim in [64, 128] {
+            for head_dim in crate::attn::GPU_HEAD_DIMS {
                 for family in [
                     Family::Prefill,
                     Family::PrefillSm90,
                     Family::Decode,
                     Family::DecodeSm90,
                 ] {
+                    // The two Hopper kernels are built for d <= 128: at d = 256 the wgmma
+                    // prefill's O, S and P would need ~260 registers per consumer thread, and
+                    // the decode kernel's 64-row wgmma accumulators spill. Hopper runs the
+                    // portable mma.sync kernels there.
+                    if matches!(family, Family::PrefillSm90 | Family::DecodeSm90) && head_dim > 128
+                    {
+                        continue;
+                    }
                     // dense, skip, sweep
                     for (skip, sweep) in [(false, false), (true, false), (false, true)] {
                         for paged in [false, true] {

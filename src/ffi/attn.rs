@@ -79,7 +79,7 @@ pub unsafe extern "C" fn blasst_attn_plan(
 /// fp32 natural-log LSE (-inf: empty part), `v_out` [num_rows][num_heads][head_dim] of `dtype`,
 /// `s_out` [num_rows][num_heads] or NULL. Rows whose parts are all -inf get zeros and -inf.
 /// Device BLASST_DEVICE_CPU runs on host memory (f32, f16, bf16); BLASST_DEVICE_CUDA runs one
-/// kernel on `cuda_stream` over device memory (f16, bf16; head_dim 64 or 128).
+/// kernel on `cuda_stream` over device memory (f16, bf16; head_dim 64, 128 or 256).
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn blasst_merge_states(

@@ -1,0 +1,57 @@
+"""Head dim 256 on the GPU (the portable mma.sync kernels, not tuned; the Hopper kernels are
+built for d <= 128): bf16, prefill 32 heads at 4K and 16K, causal or not, and decode 32 query /
+8 KV heads at 1 x 64K and 16 x 16K; blasst dense, blasst Skip-Softmax on the structured inputs
+(hot = 0.25, threshold 1e-3) and PyTorch SDPA (its best backend for d = 256) in one process.
+Example: python3 bench/head_dim_256.py target/device/libblasst.so"""
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+from blasst_ctypes import Blasst  # noqa: E402
+from bench import SDPBackend, sdpa, structured, timeit  # noqa: E402
+
+bl = Blasst(sys.argv[1] if len(sys.argv) > 1 else "target/device/libblasst.so")
+D = 256
+BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
+print(f"GPU {torch.cuda.get_device_name()}, d = {D}, bf16", flush=True)
+for S in (4096, 16384):
+    for causal in (False, True):
+        H = 32
+        flops = 4 * S * S * H * D / (2 if causal else 1)
+        q, k, v = structured(1, S, H, H, D, 0.25, seed=S)
+        o = torch.empty(1, S, H, D, device="cuda", dtype=torch.bfloat16)
+        td = timeit(lambda: bl.run(bl.params(q, k, v, o, causal=causal)))
+        stats = torch.zeros(2, dtype=torch.int64, device="cuda")
+        ps = bl.params(q, k, v, o, causal=causal, factor=1e-3 * S, stats=stats)
+        bl.run(ps)
+        torch.cuda.synchronize()
+        s = stats.tolist()
+        ts = timeit(lambda: bl.run(ps))
+        try:
+            tt = timeit(lambda: sdpa(q, k, v, causal, BACKENDS))
+            sd = f"sdpa {flops / tt / 1e12:5.0f} TFLOP/s"
+        except Exception as e:  # noqa: BLE001
+            sd = f"sdpa: {str(e)[:80]}"
+        print(f"prefill S={S} causal={int(causal)}: dense {flops / td / 1e12:5.0f} TFLOP/s | "
+              f"skip {s[1] / max(1, s[0]):4.0%} x{td / ts:.2f} | {sd}", flush=True)
+for B, L in ((1, 65536), (16, 16384)):
+    q, k, v = structured(B, L, 32, 8, D, 0.25, seed=L + B, Sq=1, spread=True)
+    o = torch.empty(B, 1, 32, D, device="cuda", dtype=torch.bfloat16)
+    gb = 2 * B * L * 8 * D * 2 / 1e9
+    pd = bl.with_workspace(bl.params(q, k, v, o))
+    td = timeit(lambda: bl.run(pd), iters=20)
+    stats = torch.zeros(2, dtype=torch.int64, device="cuda")
+    ps = bl.with_workspace(bl.params(q, k, v, o, factor=1e-3 * L, stats=stats))
+    bl.run(ps)
+    torch.cuda.synchronize()
+    s = stats.tolist()
+    ts = timeit(lambda: bl.run(ps), iters=20)
+    try:
+        tt = timeit(lambda: sdpa(q, k, v, False, BACKENDS), iters=20)
+        sd = f"sdpa {gb / tt:5.0f} GB/s"
+    except Exception as e:  # noqa: BLE001
+        sd = f"sdpa: {str(e)[:80]}"
+    print(f"decode {B}x{L}: dense {gb / td:5.0f} GB/s ({td * 1e6:6.1f} us) | skip {s[1] / max(1, s[0]):4.0%} "
+          f"x{td / ts:.2f} | {sd}", flush=True)
