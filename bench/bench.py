@@ -99,6 +99,22 @@ def structured(B, S, H, Hkv, D, hot_fraction, margin=12.0, seed=0, Sq=None, spre
     return q.bfloat16(), k.bfloat16(), v.bfloat16()
 
 
+def dense_and_skip(bl, q, k, v, o, factor, causal=False, workspace=False, iters=10):
+    """Times blasst dense and Skip-Softmax (`factor`) on the same inputs, one after the other
+    (tuning scripts; the benchmark times target pairs in alternation). Returns (dense s,
+    skip s, the skip call's skipped fraction)."""
+    wrap = bl.with_workspace if workspace else (lambda p: p)
+    pd = wrap(bl.params(q, k, v, o, causal=causal))
+    td = timeit(lambda: bl.run(pd), iters=iters)
+    stats = torch.zeros(2, dtype=torch.int64, device="cuda")
+    ps = wrap(bl.params(q, k, v, o, causal=causal, factor=factor, stats=stats))
+    bl.run(ps)
+    torch.cuda.synchronize()
+    s = stats.tolist()
+    ts = timeit(lambda: bl.run(ps), iters=iters)
+    return td, ts, s[1] / max(1, s[0])
+
+
 def sdpa(q, k, v, causal, backend):
     qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
     gqa = qt.shape[1] != kt.shape[1]

@@ -10,7 +10,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from blasst_ctypes import Blasst  # noqa: E402
-from bench import SDPBackend, sdpa, structured, timeit  # noqa: E402
+from bench import SDPBackend, dense_and_skip, sdpa, structured, timeit  # noqa: E402
 
 bl = Blasst(sys.argv[1] if len(sys.argv) > 1 else "target/device/libblasst.so")
 D = 256
@@ -22,36 +22,23 @@ for S in (4096, 16384):
         flops = 4 * S * S * H * D / (2 if causal else 1)
         q, k, v = structured(1, S, H, H, D, 0.25, seed=S)
         o = torch.empty(1, S, H, D, device="cuda", dtype=torch.bfloat16)
-        td = timeit(lambda: bl.run(bl.params(q, k, v, o, causal=causal)))
-        stats = torch.zeros(2, dtype=torch.int64, device="cuda")
-        ps = bl.params(q, k, v, o, causal=causal, factor=1e-3 * S, stats=stats)
-        bl.run(ps)
-        torch.cuda.synchronize()
-        s = stats.tolist()
-        ts = timeit(lambda: bl.run(ps))
+        td, ts, frac = dense_and_skip(bl, q, k, v, o, 1e-3 * S, causal=causal)
         try:
             tt = timeit(lambda: sdpa(q, k, v, causal, BACKENDS))
             sd = f"sdpa {flops / tt / 1e12:5.0f} TFLOP/s"
         except Exception as e:  # noqa: BLE001
             sd = f"sdpa: {str(e)[:80]}"
         print(f"prefill S={S} causal={int(causal)}: dense {flops / td / 1e12:5.0f} TFLOP/s | "
-              f"skip {s[1] / max(1, s[0]):4.0%} x{td / ts:.2f} | {sd}", flush=True)
+              f"skip {frac:4.0%} x{td / ts:.2f} | {sd}", flush=True)
 for B, L in ((1, 65536), (16, 16384)):
     q, k, v = structured(B, L, 32, 8, D, 0.25, seed=L + B, Sq=1, spread=True)
     o = torch.empty(B, 1, 32, D, device="cuda", dtype=torch.bfloat16)
     gb = 2 * B * L * 8 * D * 2 / 1e9
-    pd = bl.with_workspace(bl.params(q, k, v, o))
-    td = timeit(lambda: bl.run(pd), iters=20)
-    stats = torch.zeros(2, dtype=torch.int64, device="cuda")
-    ps = bl.with_workspace(bl.params(q, k, v, o, factor=1e-3 * L, stats=stats))
-    bl.run(ps)
-    torch.cuda.synchronize()
-    s = stats.tolist()
-    ts = timeit(lambda: bl.run(ps), iters=20)
+    td, ts, frac = dense_and_skip(bl, q, k, v, o, 1e-3 * L, workspace=True, iters=20)
     try:
         tt = timeit(lambda: sdpa(q, k, v, False, BACKENDS), iters=20)
         sd = f"sdpa {gb / tt:5.0f} GB/s"
     except Exception as e:  # noqa: BLE001
         sd = f"sdpa: {str(e)[:80]}"
-    print(f"decode {B}x{L}: dense {gb / td:5.0f} GB/s ({td * 1e6:6.1f} us) | skip {s[1] / max(1, s[0]):4.0%} "
+    print(f"decode {B}x{L}: dense {gb / td:5.0f} GB/s ({td * 1e6:6.1f} us) | skip {frac:4.0%} "
           f"x{td / ts:.2f} | {sd}", flush=True)

@@ -10,7 +10,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from blasst_ctypes import Blasst  # noqa: E402
-from bench import SDPBackend, sdpa, structured, timeit  # noqa: E402
+from bench import SDPBackend, dense_and_skip, sdpa, structured, timeit  # noqa: E402
 
 bl = Blasst(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "target/device/libblasst.so")
 cfg = "/".join(f"{k[7:]}={os.environ[k]}" for k in ("BLASST_DECODE90", "BLASST_DECODE_KERNEL", "BLASST_DECODE_UNITS", "BLASST_PDL", "BLASST_DECODE90_EVICT")
@@ -19,17 +19,10 @@ for B, L in ((1, 131072), (16, 32768), (64, 8192)):
     q, k, v = structured(B, L, 32, 8, 128, 0.25, seed=L + B, Sq=1, spread=True)
     o = torch.empty(B, 1, 32, 128, device="cuda", dtype=torch.bfloat16)
     gb = 2 * B * L * 8 * 128 * 2 / 1e9
-    pd = bl.with_workspace(bl.params(q, k, v, o))
-    td = timeit(lambda: bl.run(pd), iters=20)
-    stats = torch.zeros(2, dtype=torch.int64, device="cuda")
-    p = bl.with_workspace(bl.params(q, k, v, o, factor=1e-3 * L, stats=stats))
-    bl.run(p)
-    torch.cuda.synchronize()
-    s = stats.tolist()
-    ts = timeit(lambda: bl.run(p), iters=20)
+    td, ts, frac = dense_and_skip(bl, q, k, v, o, 1e-3 * L, workspace=True, iters=20)
     if "--sdpa" in sys.argv:
         backends = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
         t = timeit(lambda: sdpa(q, k, v, False, backends), iters=20)
         print(f"{'torch sdpa':>24} {B:>3}x{L:<6} {t * 1e6:7.1f} us {gb / t:6.0f} GB/s")
-    print(f"{cfg:>24} {B:>3}x{L:<6} dense {td * 1e6:7.1f} us {gb / td:6.0f} GB/s | skip {s[1] / s[0]:5.1%} "
+    print(f"{cfg:>24} {B:>3}x{L:<6} dense {td * 1e6:7.1f} us {gb / td:6.0f} GB/s | skip {frac:5.1%} "
           f"{ts * 1e6:7.1f} us x{td / ts:.2f}", flush=True)
