@@ -1,20 +1,21 @@
 // Prefill: FlashAttention-2-style forward with Skip-Softmax (SPEC section 1).
 //
-// One CTA: BM query rows of one (sequence, query head) against all visible KV tiles of 64
+// One CTA: 128 query rows of one (sequence, query head) against all visible KV tiles of 64
 // keys, visited last to first (plan: block_m 16, block_n 64, 1 split, reverse_kv 1: each m16
-// atom's 16 rows are one row tile of the plan). 4 warps, each owning MI m16 atoms: at d <= 128
-// two (32 rows, BM = 128), so every K/V fragment read from shared memory feeds two mma.sync
-// (m16n8k16, fp32 accumulation); at d = 256 one (BM = 64: two atoms' O would be 256 fp32
-// registers per thread, and spilled 2.6 KB). Online softmax in the exp2 domain. Pipeline per tile j (cp.async, K
-// single-buffered, V double-buffered):
+// atom's 16 rows are one row tile of the plan). At d <= 128, 4 warps each owning two m16
+// atoms (32 rows), so every K/V fragment read from shared memory feeds two mma.sync (m16n8k16,
+// fp32 accumulation); at d = 256, 8 warps of one atom each (two atoms' O would be 256 fp32
+// registers per thread: spilled 2.6 KB), one CTA per SM (160 KB of shared memory). Online
+// softmax in the exp2 domain. Pipeline per tile j (cp.async, K single-buffered, V
+// double-buffered):
 //   issue V_j | wait K_j | S = Q K_j^T | skip votes | barrier | issue K_{j-1} | softmax |
 //   wait V_j | O += P V_j.
-// With SKIP every warp votes for each of its two atoms (__all_sync); a skipped atom leaves out
+// With SKIP every warp votes for each of its atoms (__all_sync); a skipped atom leaves out
 // its softmax and its P V. The dense specialisation contains no vote at all.
 
-#define NWARPS 4
-#define MI (HEAD_DIM <= 128 ? 2 : 1)  // m16 atoms per warp (host: prefill_block_rows)
-#define BM (NWARPS * 16 * MI)
+#define NWARPS (HEAD_DIM <= 128 ? 4 : 8)  // host: prefill_threads
+#define MI (HEAD_DIM <= 128 ? 2 : 1)      // m16 atoms per warp
+#define BM (NWARPS * 16 * MI)             // 128
 #define BN 64
 #define NTHREADS (NWARPS * 32)
 #define CH (HEAD_DIM / 8)          // 16-byte chunks per row
@@ -40,7 +41,7 @@ DEVI void load_tile(const KernelParams &p, const Seq &s, int b, int head, u32 ds
   }
 }
 
-extern "C" __global__ void __launch_bounds__(NTHREADS, 2) KERNEL_NAME(const KernelParams p) {
+extern "C" __global__ void __launch_bounds__(NTHREADS, HEAD_DIM <= 128 ? 2 : 1) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
   __shared__ u32 counts[2];  // the CTA's visited and skipped tiles
   pdl_wait();

@@ -311,7 +311,6 @@ struct KernelParams {
 }
 
 // Block sizes of the kernels (private: they are not part of the C header).
-const PREFILL_THREADS: u32 = 128;
 /// Two consumer warpgroups and one producer warpgroup (kernels/prefill_sm90.cu).
 const PREFILL_SM90_THREADS: u32 = 384;
 const DECODE_THREADS: u32 = 256;
@@ -322,15 +321,15 @@ const DECODE_SM90_THREADS: u32 = 128;
 /// call) -4..0 %, and still -3 % with the merge's remote reads batched (run 58).
 const MAX_CLUSTER_MERGE_SPLITS: usize = 4;
 
-/// Query rows per CTA of kernels/prefill.cu (`BM`): 4 warps of two m16 atoms, of one at
-/// d = 256.
-pub fn prefill_block_rows(head_dim: usize) -> usize {
-    if head_dim <= 128 { 128 } else { 64 }
+/// Threads of kernels/prefill.cu (`NTHREADS`): 4 warps of two m16 atoms, at d = 256 8 warps of
+/// one; 128 query rows per CTA either way.
+fn prefill_threads(head_dim: usize) -> u32 {
+    if head_dim <= 128 { 128 } else { 256 }
 }
 
 pub fn prefill_smem(head_dim: usize) -> usize {
-    // Q (one CTA's rows), K and two V tiles of 64 rows.
-    (prefill_block_rows(head_dim) + 3 * 64) * head_dim * 2
+    // Q (128 rows), K and two V tiles of 64 rows.
+    (128 + 3 * 64) * head_dim * 2
 }
 
 /// kernels/prefill_sm90.cu: Q (128 rows), `PREFILL90_SLOTS` K and V tiles of
@@ -616,23 +615,22 @@ unsafe fn launch_call(
     };
     match phase {
         Phase::Prefill => {
-            let (v, smem, threads, rows) = if use_sm90_prefill(&ctx.arch, d.head_dim) {
+            let (v, smem, threads) = if use_sm90_prefill(&ctx.arch, d.head_dim) {
                 (
                     variant(Family::PrefillSm90),
                     prefill_sm90_smem(d.head_dim),
                     PREFILL_SM90_THREADS,
-                    128,
                 )
             } else {
                 (
                     variant(Family::Prefill),
                     prefill_smem(d.head_dim),
-                    PREFILL_THREADS,
-                    prefill_block_rows(d.head_dim),
+                    prefill_threads(d.head_dim),
                 )
             };
             let f = function(&ctx, &v, smem)?;
-            let grid = (d.max_lq.div_ceil(rows) as u32, d.hq as u32, d.batch as u32);
+            // Both prefill kernels: 128 query rows per CTA.
+            let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
             launch(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name())
         }
         Phase::Decode => {
