@@ -379,6 +379,20 @@ pub fn decode_smem(head_dim: usize, rows: usize) -> usize {
         + (stages + 1) * 64 * 4
 }
 
+/// A call whose kernel needs more shared memory per block than this GPU allows (sm_80: 163 KB;
+/// sm_86 and sm_89: 99 KB) is refused with a message, before anything is set up or launched.
+fn check_smem(ctx: &Ctx, smem: usize, d: &Desc) -> Result<()> {
+    if smem > ctx.max_smem {
+        return Err(crate::unsupported!(
+            "this call (head_dim = {}, {} query rows per tile) needs {smem} bytes of shared memory per block; this GPU allows {}",
+            d.head_dim,
+            d.plan.block_m,
+            ctx.max_smem
+        ));
+    }
+    Ok(())
+}
+
 /// Launches one kernel on `stream`; `params` is its one by-value parameter struct
 /// (`KernelParams`, or `MergeParams` for `merge_states`). With `pdl` (compute capability 9.0
 /// and newer) the launch allows programmatic stream serialisation: the kernel may be scheduled
@@ -628,6 +642,7 @@ unsafe fn launch_call(
                     prefill_threads(d.head_dim),
                 )
             };
+            check_smem(&ctx, smem, d)?;
             let f = function(&ctx, &v, smem)?;
             // Both prefill kernels: 128 query rows per CTA.
             let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
@@ -651,16 +666,10 @@ unsafe fn launch_call(
                     (splits as u32, d.hkv as u32, d.batch as u32),
                 )
             };
-            // The portable kernel's shared memory grows with the packed rows; at d = 256 and
-            // more than 32 rows it exceeds the 163 KB an sm_80 block may use.
-            if smem > ctx.max_smem {
-                return Err(crate::unsupported!(
-                    "decode with head_dim = {} and {} packed query rows needs {smem} bytes of shared memory per block; this GPU allows {}",
-                    d.head_dim,
-                    d.plan.block_m,
-                    ctx.max_smem
-                ));
-            }
+            // The portable kernel's shared memory grows with the packed rows (at d = 256 and
+            // more than 32 rows it exceeds the 163 KB an sm_80 block may use): the function is
+            // set up for the most this GPU allows, and a call that needs more is refused.
+            check_smem(&ctx, smem, d)?;
             let f = function(&ctx, &v, max_smem.min(ctx.max_smem))?;
             if splits == 1 {
                 return launch(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name());
