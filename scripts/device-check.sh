@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Everything the GPU machine runs, in one call: GPU tests (with the default kernels, and again
 # with the portable mma.sync prefill and decode kernels on Hopper), the same under compute-sanitizer
-# (memcheck), the demo on the GPU, and the benchmark. Logs go to $OUT (at most 8 files come
-# back from the device machine: run.log, gpu_tests.log, memcheck.log, bench.log, bench.json,
-# smi.log, the plot).
+# (memcheck), the demo on the GPU, the benchmark and the head-dim-256 timings. Logs go to $OUT
+# (at most 8 files come back from the device machine: run.log, gpu_tests.log, memcheck.log,
+# bench.log, bench.json, smi.log, d256.log, the plot).
 # Build first on the CPU machine: scripts/build-device.sh (puts binaries under target/device).
 # Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER, SKIP_BENCH, BENCH_ARGS,
 # BENCH_TIMEOUT.
@@ -55,4 +55,8 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   echo "bench exit $?" | tee -a "$OUT/bench.log" "$LOG"
   kill $smi 2>/dev/null
   python3 bench/report.py "$OUT"/bench*.json 2>/dev/null | head -60 || tail -3 "$OUT/bench.log" | cut -c1-400
+  step "head dim 256 (portable kernels)"
+  timeout 120 python3 bench/head_dim_256.py target/device/libblasst.so > "$OUT/d256.log" 2>&1
+  echo "head_dim_256 exit $?" | tee -a "$OUT/d256.log" "$LOG"
+  cat "$OUT/d256.log"
 fi
