@@ -5,6 +5,8 @@ pub mod plan;
 mod validate;
 
 pub use params::*;
+#[cfg(test)]
+pub(crate) use plan::test_desc;
 pub use plan::{default_plan, effective_plan};
 pub use validate::{Desc, GPU_HEAD_DIMS, Paged, validate};
 

@@ -123,30 +123,38 @@ pub fn check_plan(pl: &AttnPlanInfo) -> Result<()> {
     Ok(())
 }
 
+/// A bf16 CUDA call's description for unit tests (d = 128, non-causal, dense, contiguous), with
+/// its default plan.
+#[cfg(test)]
+pub(crate) fn test_desc(batch: usize, hq: usize, hkv: usize, lq: usize, lk: usize) -> Desc {
+    let mut d = Desc {
+        device: super::Device::Cuda,
+        dtype: super::DType::BF16,
+        batch,
+        hq,
+        hkv,
+        group: hq / hkv,
+        head_dim: 128,
+        max_lq: lq,
+        max_lk: lk,
+        causal: false,
+        scale: 1.0,
+        factor: 0.0,
+        ragged_q: false,
+        ragged_kv: false,
+        paged: None,
+        plan: AttnPlanInfo::default(),
+    };
+    d.plan = default_plan(&d);
+    d
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::attn::{DType, Device};
 
     fn desc(batch: usize, hq: usize, hkv: usize, lq: usize, lk: usize) -> Desc {
-        Desc {
-            device: Device::Cuda,
-            dtype: DType::BF16,
-            batch,
-            hq,
-            hkv,
-            group: hq / hkv,
-            head_dim: 128,
-            max_lq: lq,
-            max_lk: lk,
-            causal: false,
-            scale: 1.0,
-            factor: 0.0,
-            ragged_q: false,
-            ragged_kv: false,
-            paged: None,
-            plan: AttnPlanInfo::default(),
-        }
+        test_desc(batch, hq, hkv, lq, lk)
     }
 
     #[test]

@@ -381,13 +381,12 @@ pub fn decode_smem(head_dim: usize, rows: usize) -> usize {
 
 /// A call whose kernel needs more shared memory per block than this GPU allows (sm_80: 163 KB;
 /// sm_86 and sm_89: 99 KB) is refused with a message, before anything is set up or launched.
-fn check_smem(ctx: &Ctx, smem: usize, d: &Desc) -> Result<()> {
-    if smem > ctx.max_smem {
+fn check_smem(max_smem: usize, smem: usize, d: &Desc) -> Result<()> {
+    if smem > max_smem {
         return Err(crate::unsupported!(
-            "this call (head_dim = {}, {} query rows per tile) needs {smem} bytes of shared memory per block; this GPU allows {}",
+            "this call (head_dim = {}, {} query rows per tile) needs {smem} bytes of shared memory per block; this GPU allows {max_smem}",
             d.head_dim,
             d.plan.block_m,
-            ctx.max_smem
         ));
     }
     Ok(())
@@ -642,7 +641,7 @@ unsafe fn launch_call(
                     prefill_threads(d.head_dim),
                 )
             };
-            check_smem(&ctx, smem, d)?;
+            check_smem(ctx.max_smem, smem, d)?;
             let f = function(&ctx, &v, smem)?;
             // Both prefill kernels: 128 query rows per CTA.
             let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
@@ -669,7 +668,7 @@ unsafe fn launch_call(
             // The portable kernel's shared memory grows with the packed rows (at d = 256 and
             // more than 32 rows it exceeds the 163 KB an sm_80 block may use): the function is
             // set up for the most this GPU allows, and a call that needs more is refused.
-            check_smem(&ctx, smem, d)?;
+            check_smem(ctx.max_smem, smem, d)?;
             let f = function(&ctx, &v, max_smem.min(ctx.max_smem))?;
             if splits == 1 {
                 return launch(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name());
@@ -895,6 +894,35 @@ pub unsafe fn merge_states(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// d = 256 decode at 64 packed rows needs more shared memory than an sm_80 block may use
+    /// (163 KB): refused with BLASST_ERROR_UNSUPPORTED and a message naming the head dim, the
+    /// rows and both byte counts; 32 rows fit, and everything fits the H200's 227 KB.
+    #[test]
+    fn calls_needing_more_shared_memory_than_the_gpu_allows_are_refused() {
+        const SM80: usize = 163 * 1024;
+        const SM90: usize = 227 * 1024;
+        // 2 tokens x GQA 32 = 64 packed rows.
+        let mut d = crate::attn::test_desc(1, 32, 1, 2, 4096);
+        d.head_dim = 256;
+        assert_eq!(d.plan.block_m, 64);
+        let need = decode_smem(256, 64);
+        let e = check_smem(SM80, need, &d).unwrap_err();
+        assert_eq!(e.kind(), crate::StatusKind::Unsupported);
+        let msg = e.message();
+        assert!(
+            msg.contains("head_dim = 256")
+                && msg.contains(&need.to_string())
+                && msg.contains(&SM80.to_string()),
+            "{msg}"
+        );
+        d.plan.block_m = 32;
+        assert!(check_smem(SM80, decode_smem(256, 32), &d).is_ok());
+        for hd in [64, 128, 256] {
+            assert!(check_smem(SM90, decode_smem(hd, 64), &d).is_ok());
+            assert!(check_smem(SM90, prefill_smem(hd), &d).is_ok());
+        }
+    }
 
     /// Every kernel's dynamic shared memory plus its few static bytes (mbarriers, vote and
     /// count scratch, the sweep's per-warp counters: < 2 KB) must fit the 227 KB a CTA may use
