@@ -346,16 +346,21 @@ fn mma_forced(var: &str) -> bool {
     std::env::var(var).is_ok_and(|v| v.eq_ignore_ascii_case("mma"))
 }
 
-/// Whether prefill runs the wgmma kernel: on sm_90a for d <= 128 (the kernel is not built for
-/// 256), unless `BLASST_PREFILL_KERNEL=mma`.
+/// Whether prefill runs the wgmma kernel: on sm_90a for the head dims it is built for, unless
+/// `BLASST_PREFILL_KERNEL=mma`.
 fn use_sm90_prefill(arch: &str, head_dim: usize) -> bool {
-    arch == "sm_90a" && head_dim <= 128 && !mma_forced("BLASST_PREFILL_KERNEL")
+    arch == "sm_90a"
+        && Family::PrefillSm90.built_for(head_dim)
+        && !mma_forced("BLASST_PREFILL_KERNEL")
 }
 
-/// Whether decode runs kernels/decode_sm90.cu: on sm_90a for up to 16 packed rows and d <= 128
-/// (the kernel is not built for 256), unless `BLASST_DECODE_KERNEL=mma`.
+/// Whether decode runs kernels/decode_sm90.cu: on sm_90a for up to 16 packed rows and the head
+/// dims it is built for, unless `BLASST_DECODE_KERNEL=mma`.
 fn use_sm90_decode(arch: &str, block_m: u32, head_dim: usize) -> bool {
-    arch == "sm_90a" && block_m <= 16 && head_dim <= 128 && !mma_forced("BLASST_DECODE_KERNEL")
+    arch == "sm_90a"
+        && block_m <= 16
+        && Family::DecodeSm90.built_for(head_dim)
+        && !mma_forced("BLASST_DECODE_KERNEL")
 }
 
 /// Must match the layout in kernels/decode_sm90.cu: K and V buffers of 64 swizzled rows, the
@@ -935,13 +940,13 @@ mod tests {
         const SM90_MAX_SMEM_PER_CTA: usize = 227 * 1024;
         const SM80_MAX_SMEM_PER_CTA: usize = 163 * 1024;
         for d in [64, 128, 256] {
-            if d <= 128 {
+            if Family::PrefillSm90.built_for(d) {
                 assert!(
                     prefill_sm90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
                     "prefill90 d = {d}"
                 );
             }
-            if d <= 128 {
+            if Family::DecodeSm90.built_for(d) {
                 assert!(
                     decode90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA / 2,
                     "decode90 d = {d}: 2 CTAs/SM"

@@ -34,6 +34,16 @@ pub enum Family {
     MergeStates,
 }
 
+impl Family {
+    /// Whether this family is built for `head_dim`. The two Hopper kernels are built for
+    /// d <= 128: at d = 256 the wgmma prefill's O, S and P would need ~260 registers per consumer
+    /// thread, and the decode kernel's 64-row wgmma accumulators spill. Hopper runs the portable
+    /// mma.sync kernels there.
+    pub fn built_for(self, head_dim: usize) -> bool {
+        !matches!(self, Family::PrefillSm90 | Family::DecodeSm90) || head_dim <= 128
+    }
+}
+
 /// One compiled specialisation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Variant {
@@ -168,12 +178,7 @@ impl Variant {
                     Family::Decode,
                     Family::DecodeSm90,
                 ] {
-                    // The two Hopper kernels are built for d <= 128: at d = 256 the wgmma
-                    // prefill's O, S and P would need ~260 registers per consumer thread, and
-                    // the decode kernel's 64-row wgmma accumulators spill. Hopper runs the
-                    // portable mma.sync kernels there.
-                    if matches!(family, Family::PrefillSm90 | Family::DecodeSm90) && head_dim > 128
-                    {
+                    if !family.built_for(head_dim as usize) {
                         continue;
                     }
                     // dense, skip, sweep
