@@ -275,13 +275,9 @@ pub fn reference(bt: &Built) -> Reference {
                 (o, m + l.ln())
             })
             .collect();
-        let mut ob = vec![];
-        let mut lb = vec![];
-        for chunk in rows.chunks(c.hq.max(1)) {
-            let (orow, lrow): (Vec<_>, Vec<_>) = chunk.iter().cloned().unzip();
-            ob.push(orow);
-            lb.push(lrow);
-        }
+        let mut rows = rows.into_iter();
+        let (ob, lb): (Vec<Vec<_>>, Vec<Vec<_>>) =
+            (0..lq).map(|_| rows.by_ref().take(c.hq).unzip()).unzip();
         outs.push(ob);
         lses.push(lb);
     }
