@@ -1,7 +1,8 @@
-"""Head dim 256 on the GPU (the portable mma.sync kernels, not tuned; the Hopper kernels are
-built for d <= 128): bf16, prefill 32 heads at 4K and 16K, causal or not, and decode 32 query /
-8 KV heads at 1 x 64K and 16 x 16K; blasst dense, blasst Skip-Softmax on the structured inputs
-(hot = 0.25, threshold 1e-3) and PyTorch SDPA (its best backend for d = 256) in one process.
+"""Head dim 256 on the GPU: bf16, prefill 32 heads at 4K and 16K, causal or not (on Hopper the
+wgmma kernel and the portable mma.sync one, BLASST_PREFILL_KERNEL=mma), and decode 32 query /
+8 KV heads at 1 x 64K and 16 x 16K (the portable kernel: the Hopper decode kernel is built for
+d <= 128); blasst dense, blasst Skip-Softmax on the structured inputs (hot = 0.25, threshold
+1e-3) and PyTorch SDPA (its best backend for d = 256) in one process.
 Example: python3 bench/head_dim_256.py target/device/libblasst.so"""
 import os
 import sys
@@ -22,14 +23,18 @@ for S in (4096, 16384):
         flops = 4 * S * S * H * D / (2 if causal else 1)
         q, k, v = structured(1, S, H, H, D, 0.25, seed=S)
         o = torch.empty(1, S, H, D, device="cuda", dtype=torch.bfloat16)
-        td, ts, frac = dense_and_skip(bl, q, k, v, o, 1e-3 * S, causal=causal)
         try:
             tt = timeit(lambda: sdpa(q, k, v, causal, BACKENDS))
             sd = f"sdpa {flops / tt / 1e12:5.0f} TFLOP/s"
         except Exception as e:  # noqa: BLE001
             sd = f"sdpa: {str(e)[:80]}"
-        print(f"prefill S={S} causal={int(causal)}: dense {flops / td / 1e12:5.0f} TFLOP/s | "
-              f"skip {frac:4.0%} x{td / ts:.2f} | {sd}", flush=True)
+        kernels = ("default", "mma") if torch.cuda.get_device_capability()[0] == 9 else ("default",)
+        for kern in kernels:
+            os.environ["BLASST_PREFILL_KERNEL"] = kern
+            td, ts, frac = dense_and_skip(bl, q, k, v, o, 1e-3 * S, causal=causal)
+            print(f"prefill S={S} causal={int(causal)} kernel={kern:7s}: dense {flops / td / 1e12:5.0f} "
+                  f"TFLOP/s | skip {frac:4.0%} x{td / ts:.2f} | {sd}", flush=True)
+        os.environ.pop("BLASST_PREFILL_KERNEL")
 for B, L in ((1, 65536), (16, 16384)):
     q, k, v = structured(B, L, 32, 8, D, 0.25, seed=L + B, Sq=1, spread=True)
     o = torch.empty(B, 1, 32, D, device="cuda", dtype=torch.bfloat16)

@@ -4,6 +4,9 @@
 //
 // One CTA = 128 query rows of one (sequence, query head) = two consumer warpgroups of 64 rows;
 // each warp's 16 rows are one row tile of the plan and decide their skips alone (a warp vote).
+// A visit is VN keys: two plan tiles (128 keys, "halves") at d <= 128; at d = 256 one plan tile
+// (64 keys, NH = 1), so that O (128 fp32 registers per consumer thread), S (32) and P (16) fit
+// the consumers' registers, and two ring slots (Q 64 KB + 4 x 32 KB) the shared memory.
 // S = Q K^T reads Q and K from shared memory; O += P V takes the bf16/fp16 probabilities P from
 // registers and V from shared memory. Tiles live in 128-byte-swizzled layout (rows of 64
 // elements, 16-byte chunk c of row r at c ^ (r % 8); a 128-column head is two such blocks), the
@@ -40,7 +43,8 @@
 
 #define BM 128
 #define BN 64   // the plan's KV tile
-#define VN PREFILL90_SLOT_KEYS  // keys per visit and ring slot: two plan tiles (host: 128)
+#define VN PREFILL90_SLOT_KEYS  // keys per visit and ring slot (host: 128, at d = 256 64)
+#define NH (VN / BN)            // plan tiles per visit: 2, at d = 256 1
 #define NTHREADS 384  // consumer warpgroups 0 and 1, producer warpgroup 2
 #define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs, 3)
 // Registers per thread after the split (setmaxnreg; 128 x 56 + 256 x 224 = 384 x 168, what the
@@ -104,6 +108,14 @@ DEVI void wgmma_ss_n128(float (&d)[64], u64 da, u64 db, int scale_d) {
                : WG_D64(d)
                : "l"(da), "l"(db), "r"(scale_d));
 }
+// D(64 x 64, fp32) (+)= A(64 x 16, shared memory via `da`, K-major) * B(16 x 64, shared memory
+// via `db`, K-major); scale_d == 0 overwrites D. (S of a 64-key visit, d = 256.)
+DEVI void wgmma_ss_n64(float (&d)[32], u64 da, u64 db, int scale_d) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n64k16.f32." WG_T "." WG_T " " WG_R32 ", %32, %33, p, 1, 1, 0, 0;\n}\n"
+               : WG_D32(d)
+               : "l"(da), "l"(db), "r"(scale_d));
+}
 // D(64 x 64, fp32) (+)= A(64 x 16, registers) * B(16 x 64, shared memory via `db`).
 // scale_d == 0 overwrites D; TB = 1 reads B N-major (transposed).
 template <int TB> DEVI void wgmma_n64(float (&d)[32], const u32 (&a)[4], u64 db, int scale_d) {
@@ -112,18 +124,20 @@ template <int TB> DEVI void wgmma_n64(float (&d)[32], const u32 (&a)[4], u64 db,
                : WG_D32(d)
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d), "n"(TB));
 }
-// D(64 x 128, fp32) (+)= A(64 x 16, registers) * B(16 x 128, shared memory via `db`).
+// D(64 x 128, fp32) (+)= A(64 x 16, registers) * B(16 x 128, shared memory via `db`), D being
+// accumulators OFF ... OFF + 63 of `d` (at d = 256, O is two such column blocks).
 // scale_d == 0 overwrites D; TB = 1 reads B N-major (transposed).
-template <int TB> DEVI void wgmma_n128(float (&d)[64], const u32 (&a)[4], u64 db, int scale_d) {
+template <int TB, int OFF = 0, int N> DEVI void wgmma_n128(float (&d)[N], const u32 (&a)[4], u64 db, int scale_d) {
+  static_assert(OFF + 64 <= N, "accumulator block out of range");
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
                "wgmma.mma_async.sync.aligned.m64n128k16.f32." WG_T "." WG_T " " WG_R64 ", {%64,%65,%66,%67}, %68, p, 1, 1, %70;\n}\n"
-               : WG_D64(d)
+               : WG_D64((d + OFF))
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d), "n"(TB));
 }
 
 // The producer is two teams of 64 threads (warps 0-1: even visits, 2-3: odd visits). Thread `pt`
-// (0..63) of a team copies 16-byte chunk pt % CH of rows pt / CH + i * P_RSTEP; P_RSTEP is 4
-// (d = 128) or 8, so rows i and i + 2 share one swizzle pattern.
+// (0..63) of a team copies 16-byte chunk pt % CH of rows pt / CH + i * P_RSTEP; P_RSTEP is 2
+// (d = 256), 4 (d = 128) or 8 (d = 64).
 #define PTEAM 64
 #define P_ITERS (VN * CH / PTEAM)
 #define P_RSTEP (PTEAM / CH)
@@ -154,10 +168,18 @@ DEVI void cp_async16_full(u32 dst, const void *src) {
 // thread's share; rows at or past the sequence's end are zero-filled (only the last visit has any).
 DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSrc &k, u32 dst, int j, int pt) {
   const int c = pt % CH, r0 = pt / CH, rem = s.lk - j * VN;
-  // Row r0 + i * P_RSTEP lands at KV_DST(i): its swizzle is row r0's when i * P_RSTEP is a
-  // multiple of 8, row r0 + P_RSTEP's otherwise.
+  // Row r0 + i * P_RSTEP lands at KV_DST(i). Its swizzle pattern is row r0 + (i * P_RSTEP) % 8's:
+  // at d <= 128 row r0's when i * P_RSTEP is a multiple of 8, row r0 + P_RSTEP's otherwise; at
+  // d = 256 one of four rows'.
+#if P_RSTEP >= 4
   const u32 d0 = dst + swz128(VN, r0, c), d1 = dst + swz128(VN, r0 + P_RSTEP, c) - P_RSTEP * 128;
 #define KV_DST(i) ((((i) * P_RSTEP) % 8 == 0 ? d0 : d1) + (u32)((i) * P_RSTEP * 128))
+#else
+  u32 dr[8 / P_RSTEP];
+  #pragma unroll
+  for (int j = 0; j < 8 / P_RSTEP; ++j) dr[j] = dst + swz128(VN, r0 + j * P_RSTEP, c) - j * P_RSTEP * 128;
+#define KV_DST(i) (dr[((i) * P_RSTEP) % 8 / P_RSTEP] + (u32)((i) * P_RSTEP * 128))
+#endif
 #if PAGED
   #pragma unroll
   for (int i = 0; i < P_ITERS; ++i) {
@@ -211,8 +233,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   if (threadIdx.x < 2) counts[threadIdx.x] = 0;  // read after __syncthreads
 #if SKIP
   // [warpgroup][visit & 1][half]: byte w = warp w kept that half (plan tile) of the visit.
-  __shared__ u32 wkeep[2][2][2];
-  if (threadIdx.x < 8) (&wkeep[0][0][0])[threadIdx.x] = 0;  // read after __syncthreads
+  __shared__ u32 wkeep[2][2][NH];
+  if (threadIdx.x < 4 * NH) (&wkeep[0][0][0])[threadIdx.x] = 0;  // read after __syncthreads
 #endif
 #if SWEEP
   __shared__ u32 scount[8][32];  // [consumer warp][candidate]
@@ -237,13 +259,18 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   // This thread's rows: rbase and rbase + 8 (wgmma accumulator layout, 16 rows per warp).
   const int rbase = r0 + wg * 64 + warp * 16 + lane / 4;
 
-  // The CTA loads and computes the plan's KV tiles visible to any of its 128 rows (n_vis), two
-  // per visit (visit t holds tiles 2v and 2v + 1, v = nv - 1 - t; when n_vis is odd, the first
+  // The CTA loads and computes the plan's KV tiles visible to any of its 128 rows (n_vis), NH
+  // per visit (d <= 128: visit t holds tiles 2v and 2v + 1, v = nv - 1 - t; when n_vis is odd, the first
   // visit's upper tile is masked for every row). Each warp's 16 rows are one row tile of the
   // plan, which visits those of its own rows (nvw <= n_vis; the others are fully masked for it).
+#if HEAD_DIM <= 128
   const int n_vis = visible_tiles(p, s, r0, BM, BN);
-  const int nv = (n_vis + 1) / 2;
+  const int nv = (n_vis + NH - 1) / NH;
   const int nvw = visible_tiles(p, s, rbase - lane / 4, 16, BN);
+#else
+  const auto visits = [&] { return (visible_tiles(p, s, r0, BM, BN) + NH - 1) / NH; };
+  const auto warp_tiles = [&] { return visible_tiles(p, s, rbase - lane / 4, 16, BN); };
+#endif
 
   if (threadIdx.x == 0) {
     for (int i = 0; i < NB; ++i) {
@@ -264,6 +291,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     // (with one team, the skipped visits waited ~100-300 cycles per visit for that). Q travels
     // with visit 0 (team 0).
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGS));
+#if HEAD_DIM > 128
+    const int nv = visits();  // after the split (see the consumers')
+#endif
     const int team = (threadIdx.x - 2 * 128) / PTEAM, pt = threadIdx.x % PTEAM;
     if (nv > 0) {
       const KvSrc ksrc = kv_src(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
@@ -284,6 +314,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     return;
   }
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGS));
+#if HEAD_DIM > 128
+  // Computed after the register split: kept across it, ptxas spilled one at d = 256 (paged).
+  const int nv = visits(), nvw = warp_tiles();
+#endif
 
   float O[HEAD_DIM / 2];
   #pragma unroll
@@ -294,13 +328,19 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   // Descriptors advance by adding (byte offset >> 4) to the start-address field (all shared
   // addresses are below 256 KB, so the 14-bit field never carries).
   const u64 dq = smem_desc(sQ + (u32)wg * 64 * 128, 16, 1024);
-  // S = Q K^T of the visit in `slot` (64 rows x 128 keys).
+  // S = Q K^T of the visit in `slot` (64 rows x VN keys).
   auto issue_s = [&](float(&acc)[VN / 2], int slot) {
     const u64 dk = smem_desc(sK + (u32)slot * KV_BYTES, 16, 1024);
     #pragma unroll
-    for (int ks = 0; ks < HEAD_DIM / 16; ++ks)
-      wgmma_ss_n128(acc, dq + (u64)(((ks / 4) * (BM * 128) + (ks % 4) * 32) >> 4),
-                    dk + (u64)(((ks / 4) * (VN * 128) + (ks % 4) * 32) >> 4), ks);
+    for (int ks = 0; ks < HEAD_DIM / 16; ++ks) {
+      const u64 da = dq + (u64)(((ks / 4) * (BM * 128) + (ks % 4) * 32) >> 4);
+      const u64 db = dk + (u64)(((ks / 4) * (VN * 128) + (ks % 4) * 32) >> 4);
+#if VN == 128
+      wgmma_ss_n128(acc, da, db, ks);
+#else
+      wgmma_ss_n64(acc, da, db, ks);
+#endif
+    }
   };
   // O += P V of the visit in `slot`, the keys of its lower plan tile if `lo`, of its upper one
   // if `hi` (both warp-uniform). B is V read N-major; blocks of 64 head columns are VN * 128
@@ -310,7 +350,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     #pragma unroll
     for (int kk = 0; kk < VN / 16; ++kk) {
       if (kk < BN / 16 ? lo : hi) {
-#if HEAD_DIM == 128
+#if HEAD_DIM == 256
+        // O is two blocks of 128 head columns; the second one's V starts 2 x 64 columns later.
+        wgmma_n128<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
+        wgmma_n128<1, 64>(O, pf[kk], dv + (u64)((2 * VN * 128 + kk * 16 * 128) >> 4), 1);
+#elif HEAD_DIM == 128
         wgmma_n128<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
 #else
         wgmma_n64<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
@@ -358,7 +402,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     wg_fence();
     issue_s(S, cur);
 #if SKIP
-    const bool pv_lo = kept(t > 0, t - 1, 0), pv_hi = kept(t > 0, t - 1, 1);
+    const bool pv_lo = kept(t > 0, t - 1, 0), pv_hi = NH == 2 && kept(t > 0, t - 1, NH - 1);
 #else
     const bool pv_lo = __all_sync(0xffffffffu, t > 0), pv_hi = pv_lo;
 #endif
@@ -390,10 +434,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     // Row maxima per half: mx[0] keys k0 .. k0 + 63 (plan tile 2v), mx[1] the next 64 (2v + 1).
     // The four (half, row) reductions are independent: one branch for all of them and the quad
     // shuffles interleaved, so their latencies overlap (a skipped visit's critical path).
-    float mx[2][2];
+    float mx[NH][2];
     if (need_mask) {
       #pragma unroll
-      for (int hf = 0; hf < 2; ++hf)
+      for (int hf = 0; hf < NH; ++hf)
         #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
           float x = NEG_INF;
@@ -406,7 +450,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
         }
     } else {
       #pragma unroll
-      for (int hf = 0; hf < 2; ++hf)
+      for (int hf = 0; hf < NH; ++hf)
         #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
           // A tree (depth 4), not a chain of 16.
@@ -423,7 +467,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     #pragma unroll
     for (int d = 1; d <= 2; d *= 2)
       #pragma unroll
-      for (int i = 0; i < 4; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
+      for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
 #if SKIP
     // Each half is one plan tile of the warp's 16 rows, decided by a warp vote, the upper tile
     // first (the plan visits tiles last to first), the lower one against the running maxima
@@ -441,6 +485,14 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     // the maxima still computed after the votes, and measured no change.)
     bool skip_hi, skip_lo;
     float mn[2];  // the visit's new running maxima (kept halves only)
+#if NH == 1
+    // d = 256: one plan tile per visit ("lo"); the same parallel form for lambda <= 1.
+    skip_hi = true;
+    skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m[0], p) && row_votes_skip(mx[0][1], m[1], p));
+    #pragma unroll
+    for (int hh = 0; hh < 2; ++hh) mn[hh] = p.log2_lambda <= 0.f || !skip_lo ? fmaxf(m[hh], mx[0][hh]) : m[hh];
+    if (skip_lo && v < nvw) ++skipped;
+#else
     if (p.log2_lambda <= 0.f) {
       const float m10 = fmaxf(m[0], mx[1][0]), m11 = fmaxf(m[1], mx[1][1]);
       skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
@@ -456,8 +508,15 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     }
     if (skip_hi && 2 * v + 1 < nvw) ++skipped;
     if (skip_lo && 2 * v < nvw) ++skipped;
+#endif
 #else
 #if SWEEP
+#if NH == 1
+    {
+      const u32 mlo = warp_sweep_mask(p, mx[0][0], m[0], mx[0][1], m[1]);
+      if (lane == 0 && v < nvw) sweep_count(scount[wg * 4 + warp], mlo);
+    }
+#else
     {
       const u32 mhi = warp_sweep_mask(p, mx[1][0], m[0], mx[1][1], m[1]);
       const u32 mlo = warp_sweep_mask(p, mx[0][0], fmaxf(m[0], mx[1][0]), mx[0][1], fmaxf(m[1], mx[1][1]));
@@ -465,9 +524,14 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
       if (lane == 0 && 2 * v < nvw) sweep_count(scount[wg * 4 + warp], mlo);
     }
 #endif
+#endif
     float mn[2];
     #pragma unroll
+#if NH == 1
+    for (int hh = 0; hh < 2; ++hh) mn[hh] = fmaxf(m[hh], mx[0][hh]);
+#else
     for (int hh = 0; hh < 2; ++hh) mn[hh] = fmaxf(fmaxf(m[hh], mx[1][hh]), mx[0][hh]);
+#endif
 #endif
     // Online softmax (exp2 domain) over the kept halves (warp-uniform flags) into Pc; a skipped
     // half's P is zero (another warp of the warpgroup may keep it: its P V then adds nothing for
@@ -481,7 +545,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
       }
       // One branch per half (warp-uniform), both rows inside: 32 independent exponentials.
       #pragma unroll
-      for (int hf = 0; hf < 2; ++hf) {
+      for (int hf = 0; hf < NH; ++hf) {
         const bool keep = hf ? keep_hi : keep_lo;
         if (!keep) {
           #pragma unroll
@@ -556,7 +620,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     // The warp's decisions for the next turn (every lane stores the same bytes: no branch; after
     // the softmax, off its path).
     ((volatile unsigned char *)&wkeep[wg][t & 1][0])[warp] = skip_lo ? 0 : 1;
+#if NH == 2
     ((volatile unsigned char *)&wkeep[wg][t & 1][1])[warp] = skip_hi ? 0 : 1;
+#endif
 #else
     softmax(true, true, need_mask);
 #endif
@@ -568,7 +634,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     // The last turn: P V of the last visit. Warpgroup 1 hands no turn back (the turns balance).
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
-    const bool pv_lo = kept(true, nv - 1, 0), pv_hi = kept(true, nv - 1, 1);
+    const bool pv_lo = kept(true, nv - 1, 0), pv_hi = NH == 2 && kept(true, nv - 1, NH - 1);
 #else
     const bool pv_lo = true, pv_hi = true;
 #endif

@@ -55,7 +55,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   echo "bench exit $?" | tee -a "$OUT/bench.log" "$LOG"
   kill $smi 2>/dev/null
   python3 bench/report.py "$OUT"/bench*.json 2>/dev/null | head -60 || tail -3 "$OUT/bench.log" | cut -c1-400
-  step "head dim 256 (portable kernels)"
+  step "head dim 256"
   timeout 120 python3 bench/head_dim_256.py target/device/libblasst.so > "$OUT/d256.log" 2>&1
   echo "head_dim_256 exit $?" | tee -a "$OUT/d256.log" "$LOG"
   cat "$OUT/d256.log"

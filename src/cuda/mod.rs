@@ -332,11 +332,12 @@ pub fn prefill_smem(head_dim: usize) -> usize {
     (128 + 3 * 64) * head_dim * 2
 }
 
-/// kernels/prefill_sm90.cu: Q (128 rows), `PREFILL90_SLOTS` K and V tiles of
-/// `PREFILL90_SLOT_KEYS` keys each, plus slack to align the tiles to 1024 bytes (the 128-byte
-/// swizzle is a function of the address).
+/// kernels/prefill_sm90.cu: Q (128 rows), the ring's K and V tiles (`nvrtc::prefill90_ring`),
+/// plus slack to align the tiles to 1024 bytes (the 128-byte swizzle is a function of the
+/// address).
 pub fn prefill_sm90_smem(head_dim: usize) -> usize {
-    (128 + 2 * nvrtc::PREFILL90_SLOTS * nvrtc::PREFILL90_SLOT_KEYS) * head_dim * 2 + 1024
+    let (slots, keys) = nvrtc::prefill90_ring(head_dim);
+    (128 + 2 * slots * keys) * head_dim * 2 + 1024
 }
 
 /// Whether the diagnostic switch `var` (`BLASST_PREFILL_KERNEL`, `BLASST_DECODE_KERNEL`) is
@@ -931,8 +932,7 @@ mod tests {
 
     /// Every kernel's dynamic shared memory plus its few static bytes (mbarriers, vote and
     /// count scratch, the sweep's per-warp counters: < 2 KB) must fit the 227 KB a CTA may use
-    /// on sm_90 (the Hopper kernels are built for d <= 128; the decode one runs two CTAs per
-    /// SM). The portable
+    /// on sm_90 (the Hopper decode kernel, built for d <= 128, runs two CTAs per SM). The portable
     /// kernels also fit sm_80's 163 KB, except decode at d = 256 with more than 32 packed rows
     /// (refused there with BLASST_ERROR_UNSUPPORTED).
     #[test]

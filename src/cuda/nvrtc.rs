@@ -35,12 +35,12 @@ pub enum Family {
 }
 
 impl Family {
-    /// Whether this family is built for `head_dim`. The two Hopper kernels are built for
-    /// d <= 128: at d = 256 the wgmma prefill's O, S and P would need ~260 registers per consumer
-    /// thread, and the decode kernel's 64-row wgmma accumulators spill. Hopper runs the portable
-    /// mma.sync kernels there.
+    /// Whether this family is built for `head_dim`. The Hopper decode kernel is built for
+    /// d <= 128 (at d = 256 its 64-row wgmma accumulators spill; Hopper runs the portable
+    /// decode kernel there); every other family for every head dim of `GPU_HEAD_DIMS` (the
+    /// wgmma prefill visits 64 keys at a time at d = 256: `prefill90_ring`).
     pub fn built_for(self, head_dim: usize) -> bool {
-        !matches!(self, Family::PrefillSm90 | Family::DecodeSm90) || head_dim <= 128
+        self != Family::DecodeSm90 || head_dim <= 128
     }
 }
 
@@ -70,11 +70,14 @@ pub fn decode90_config(head_dim: usize) -> (usize, usize) {
     o.unwrap_or(if head_dim == 128 { (3, 2) } else { (5, 3) })
 }
 
-/// K/V slots of the Hopper prefill kernel's ring (kernels/prefill_sm90.cu `NB`; its shared
-/// memory, `prefill_sm90_smem`, follows).
-pub(crate) const PREFILL90_SLOTS: usize = 3;
-/// Keys per slot and per visit of the Hopper prefill kernel (`VN`): two plan tiles.
-pub(crate) const PREFILL90_SLOT_KEYS: usize = 128;
+/// The Hopper prefill kernel's K/V ring (kernels/prefill_sm90.cu `NB` and `VN`; its shared
+/// memory, `prefill_sm90_smem`, follows): (slots, keys per slot and per visit). Three slots of
+/// two plan tiles (128 keys) at d <= 128; at d = 256 two slots of one plan tile (64 keys), so
+/// that O (128 registers per consumer thread), S and P fit the consumers' 224 registers and
+/// Q and the ring the 227 KB of shared memory.
+pub(crate) fn prefill90_ring(head_dim: usize) -> (usize, usize) {
+    if head_dim <= 128 { (3, 128) } else { (2, 64) }
+}
 
 /// Whether the Hopper decode kernel's copies carry an L2 evict-first policy
 /// (`BLASST_DECODE90_EVICT=1`, an experiment, off by default: +1-2 % at 1 x 128K, but with
@@ -140,8 +143,9 @@ impl Variant {
             Family::MergeStates => MERGE_STATES,
         };
         let (kslots, lag) = decode90_config(self.head_dim as usize);
+        let (slots, slot_keys) = prefill90_ring(self.head_dim as usize);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define PREFILL90_SLOTS {PREFILL90_SLOTS}\n#define PREFILL90_SLOT_KEYS {PREFILL90_SLOT_KEYS}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
