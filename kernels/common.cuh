@@ -192,6 +192,10 @@ DEVI float fast_exp2(float x) {
   return y;
 }
 
+// Natural-log LSE of a row from its running maximum in log units (`base`, e.g. m * scale) and
+// its denominator `sum`: -inf for a row that accumulated nothing (fully masked or empty).
+DEVI float lse_of(float base, float sum) { return sum > 0.f ? base + logf(sum) : NEG_INF; }
+
 // Byte offset of 16-byte chunk `chunk` of row `row` in a row-major tile with `chunks` chunks
 // per row, XOR-swizzled so that the 8 rows an ldmatrix reads hit 8 different bank groups.
 DEVI u32 swz(int row, int chunk, int chunks) {
@@ -263,7 +267,7 @@ DEVI void store_prefill_row(const KernelParams &p, const Seq &s, int b, int h, i
   #pragma unroll
   for (int dt = 0; dt < HEAD_DIM / 8; ++dt)
     *(u32 *)(dst + dt * 8 + 2 * (lane % 4)) = pack2(acc[dt * 4] * inv, acc[dt * 4 + 1] * inv);
-  if (p.lse && lane % 4 == 0) p.lse[(i64)(s.q_start + row) * p.hq + h] = lt > 0.f ? m * p.scale + logf(lt) : NEG_INF;
+  if (p.lse && lane % 4 == 0) p.lse[(i64)(s.q_start + row) * p.hq + h] = lse_of(m * p.scale, lt);
 }
 
 DEVI void sweep_flush(const KernelParams &p, const u32 *cnt, u64 visited) {

@@ -344,7 +344,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const Kern
       #pragma unroll
       for (int w = 0; w < DWARPS; ++w) l += red[w * MAXROWS + row];
       const float inv = l > 0.f ? 1.f / l : 0.f;
-      const float lse = l > 0.f ? m_run[mt][hh] * p.scale + logf(l) : NEG_INF;
+      const float lse = lse_of(m_run[mt][hh] * p.scale, l);
       const int tok = row / G, head = kh * G + row % G;
       if (p.num_splits == 1) {
         u16 *dst = p.o + q_offset(p, s, b, tok, head, p.o_batch_stride, p.o_row_stride, p.o_head_stride);

@@ -189,7 +189,7 @@ DEVI void cluster_merge_splits(const KernelParams &p, const Seq &s, int b, int k
     const int tok = row / G, head = kh * G + row % G;
     u16 *dst = p.o + q_offset(p, s, b, tok, head, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
     *(u32 *)(dst + c) = pack2(a0 * inv, a1 * inv);
-    if (p.lse && c == 0) p.lse[(i64)(s.q_start + tok) * p.hq + head] = sum > 0.f ? mx + logf(sum) : NEG_INF;
+    if (p.lse && c == 0) p.lse[(i64)(s.q_start + tok) * p.hq + head] = lse_of(mx, sum);
   }
   cluster_sync();
 }
@@ -473,15 +473,15 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
     const int tok = row / G, head = kh * G + row % G;
     if (p.cluster_merge) {
       *(float2 *)(cm_o + row * HEAD_DIM + c) = make_float2(o0 * inv, o1 * inv);
-      if (c == 0) cm_lse[row] = l > 0.f ? fm[row] * p.scale + logf(l) : NEG_INF;
+      if (c == 0) cm_lse[row] = lse_of(fm[row] * p.scale, l);
     } else if (p.num_splits == 1) {
       u16 *dst = p.o + q_offset(p, s, b, tok, head, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
       *(u32 *)(dst + c) = pack2(o0 * inv, o1 * inv);
-      if (p.lse && c == 0) p.lse[(i64)(s.q_start + tok) * p.hq + head] = l > 0.f ? fm[row] * p.scale + logf(l) : NEG_INF;
+      if (p.lse && c == 0) p.lse[(i64)(s.q_start + tok) * p.hq + head] = lse_of(fm[row] * p.scale, l);
     } else {
       const i64 wrow = ((i64)split * rows_total + (i64)b * p.max_lq + tok) * p.hq + head;
       *(float2 *)(p.ws_o + wrow * HEAD_DIM + c) = make_float2(o0 * inv, o1 * inv);
-      if (c == 0) p.ws_lse[wrow] = l > 0.f ? fm[row] * p.scale + logf(l) : NEG_INF;
+      if (c == 0) p.ws_lse[wrow] = lse_of(fm[row] * p.scale, l);
     }
   }
   if (p.cluster_merge) cluster_merge_splits(p, s, b, kh, split, R, cm_o, cm_lse);

@@ -47,5 +47,5 @@ extern "C" __global__ void __launch_bounds__(HEAD_DIM) KERNEL_NAME(const KernelP
   const float other = __shfl_down_sync(0xffffffffu, v, 1);
   u16 *dst = p.o + q_offset(p, s, b, t, h, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
   if (tid % 2 == 0) *(u32 *)(dst + tid) = pack2(v, other);
-  if (p.lse && tid == 0) p.lse[(i64)(s.q_start + t) * p.hq + h] = sum > 0.f ? mx + logf(sum) : NEG_INF;
+  if (p.lse && tid == 0) p.lse[(i64)(s.q_start + t) * p.hq + h] = lse_of(mx, sum);
 }

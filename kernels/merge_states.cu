@@ -39,5 +39,5 @@ extern "C" __global__ void __launch_bounds__(HEAD_DIM) KERNEL_NAME(const MergePa
   const float v = sum > 0.f ? acc / sum : 0.f;
   const float other = __shfl_down_sync(0xffffffffu, v, 1);
   if (tid % 2 == 0) *(u32 *)(p.out + rh * HEAD_DIM + tid) = pack2(v, other);
-  if (p.s_out && tid == 0) p.s_out[rh] = sum > 0.f ? mx + logf(sum) : NEG_INF;
+  if (p.s_out && tid == 0) p.s_out[rh] = lse_of(mx, sum);
 }
