@@ -323,6 +323,18 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   #pragma unroll
   for (int i = 0; i < HEAD_DIM / 2; ++i) O[i] = 0.f;
   float m[2] = {NEG_INF, NEG_INF}, l[2] = {0.f, 0.f};
+  // Masking. A visit needs masks iff some of its rows are padding or k0 > kfull (keys past the
+  // sequence's end or past the causal limit of the CTA's first row). Row `row` sees keys up to
+  // last_key(row) (-1: a padding row); this thread's entry (nt, e) of a visit is key
+  // k0 + nt * 8 + e + 2 (lane % 4).
+  const auto last_key = [&](int row) { return row < s.lq ? (p.causal ? min(row + s.lk - s.lq, s.lk - 1) : s.lk - 1) : -1; };
+#if HEAD_DIM <= 128
+  // Set up once (the per-visit form cost ~15 instructions between the S wait and the row
+  // maxima); at d = 256 the paged kernels spilled these registers, so it keeps the per-visit form.
+  const bool rows_partial = r0 + BM > s.lq;
+  const int kfull = p.causal ? min(s.lk - VN, r0 + s.lk - s.lq - VN + 1) : s.lk - VN;
+  const int vis[2] = {last_key(rbase) - 2 * (lane % 4), last_key(rbase + 8) - 2 * (lane % 4)};
+#endif
   u32 skipped = 0;
 
   // Descriptors advance by adding (byte offset >> 4) to the start-address field (all shared
@@ -419,18 +431,18 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
     // the row maxima, probability zero. The scores are never written outside the tensor cores
     // (ptxas serialises the wgmma pipeline when other code writes accumulator registers, C7514/
     // C7515), so P is a separate array.
+    // Masked visits only: entry (nt, e) is visible iff nt * 8 + e <= kl.
+#if HEAD_DIM <= 128
+    const bool need_mask = rows_partial || k0 > kfull;
+    const int kl[2] = {vis[0] - k0, vis[1] - k0};
+#else
     const bool need_mask = k0 + VN > s.lk || r0 + BM > s.lq || (p.causal && k0 + VN - 1 > r0 + s.lk - s.lq);
-    // Masked visits only: last visible key - k0 - 2 (lane % 4) of each row; entry (nt, e) is
-    // visible iff nt * 8 + e <= kl.
     int kl[2] = {VN, VN};
     if (need_mask) {
       #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        const int row = rbase + hh * 8;
-        const int lim = row < s.lq ? (p.causal ? min(row + s.lk - s.lq, s.lk - 1) : s.lk - 1) : -1;
-        kl[hh] = lim - k0 - 2 * (lane % 4);
-      }
+      for (int hh = 0; hh < 2; ++hh) kl[hh] = last_key(rbase + hh * 8) - k0 - 2 * (lane % 4);
     }
+#endif
     // Row maxima per half: mx[0] keys k0 .. k0 + 63 (plan tile 2v), mx[1] the next 64 (2v + 1).
     // The four (half, row) reductions are independent: one branch for all of them and the quad
     // shuffles interleaved, so their latencies overlap (a skipped visit's critical path).
