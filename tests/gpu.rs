@@ -569,7 +569,7 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
         ("prefill", 1024usize, 2048usize, 4usize, 128usize),
         ("prefill d64 causal-free", 700, 3000, 2, 64),
         ("decode split-KV", 1, 16384, 8, 128),
-        ("prefill d256 (one plan tile per wgmma visit)", 600, 1500, 2, 256),
+        ("prefill d256", 600, 1500, 2, 256),
         ("decode d256", 1, 8192, 8, 256),
     ] {
         let s = synth::structured(lq, lk, heads, heads, d, 0.2, 16.0, 21);
