@@ -46,7 +46,7 @@
 #define VN PREFILL90_SLOT_KEYS  // keys per visit and ring slot (host: 128, at d = 256 64)
 #define NH (VN / BN)            // plan tiles per visit: 2, at d = 256 1
 #define NTHREADS 384  // consumer warpgroups 0 and 1, producer warpgroup 2
-#define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs, 3)
+#define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
 // Registers per thread after the split (setmaxnreg; 128 x 56 + 256 x 224 = 384 x 168, what the
 // launch bounds give every thread at launch).
 #define PRODUCER_REGS 56
@@ -260,8 +260,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
   const int rbase = r0 + wg * 64 + warp * 16 + lane / 4;
 
   // The CTA loads and computes the plan's KV tiles visible to any of its 128 rows (n_vis), NH
-  // per visit (d <= 128: visit t holds tiles 2v and 2v + 1, v = nv - 1 - t; when n_vis is odd, the first
-  // visit's upper tile is masked for every row). Each warp's 16 rows are one row tile of the
+  // per visit (d <= 128: visit t holds tiles 2v and 2v + 1, v = nv - 1 - t; when n_vis is odd,
+  // the first visit's upper tile is masked for every row; d = 256: visit t holds tile v). Each warp's 16 rows are one row tile of the
   // plan, which visits those of its own rows (nvw <= n_vis; the others are fully masked for it).
 #if HEAD_DIM <= 128
   const int n_vis = visible_tiles(p, s, r0, BM, BN);
@@ -539,11 +539,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
 #endif
     float mn[2];
     #pragma unroll
-#if NH == 1
-    for (int hh = 0; hh < 2; ++hh) mn[hh] = fmaxf(m[hh], mx[0][hh]);
-#else
-    for (int hh = 0; hh < 2; ++hh) mn[hh] = fmaxf(fmaxf(m[hh], mx[1][hh]), mx[0][hh]);
-#endif
+    for (int hh = 0; hh < 2; ++hh) mn[hh] = NH == 1 ? fmaxf(m[hh], mx[0][hh]) : fmaxf(fmaxf(m[hh], mx[NH - 1][hh]), mx[0][hh]);
 #endif
     // Online softmax (exp2 domain) over the kept halves (warp-uniform flags) into Pc; a skipped
     // half's P is zero (another warp of the warpgroup may keep it: its P V then adds nothing for
