@@ -19,7 +19,9 @@
 // on the full barrier and release the slot on its empty barrier once its P V is done. The
 // consumer warpgroups take turns on the tensor cores (FA3's ping-pong, two named barriers): in
 // its turn a warpgroup issues S_t and the P V of its previous visit, then hands over, so one
-// warpgroup's softmax runs while the other's MMAs do. No CTA-wide barrier in the loop.
+// warpgroup's softmax runs while the other's MMAs do. No CTA-wide barrier in the loop. (Without
+// the turns, each warpgroup issuing when ready, the skip kernel was 1.5-5 % slower when skipping:
+// bench/RESULTS.md, session 11.)
 //
 // Skipping: a warp whose 16 rows all vote to skip visit t leaves out its softmax and zeroes its
 // part of P_t; the warpgroup's P V_t (one wgmma for its 64 rows) is issued in the next turn
