@@ -1,7 +1,7 @@
 """Interleaved prefill A/B of several library builds in one process: the same inputs, the builds
 timed in turn for several rounds (median per build, bench.py's timeit_interleaved), so clock and
 power-cap drift hit every build alike (one build per process moved its ratios by +-4 % from run to
-run). bf16, d = 128 (--d64: 64), 32 heads, batch 1. Prints absolute times and each build's time
+run). bf16, d = 128 (--d64: 64, --d256: 256), 32 heads, batch 1. Prints absolute times and each build's time
 relative to the first build, and for the skip calls each build's speedup over its own dense
 kernel on the same input (with one build, that is the skip-vs-dense tuning view). Example:
 python3 bench/ab_prefill.py target/device-base/libblasst.so target/device-new/libblasst.so"""
@@ -18,7 +18,7 @@ libs = [a for a in sys.argv[1:] if not a.startswith("--")]
 rounds = 5
 bls = [Blasst(p) for p in libs]
 names = [os.path.basename(os.path.dirname(os.path.abspath(p))) for p in libs]
-H, D = 32, (64 if "--d64" in sys.argv else 128)
+H, D = 32, (64 if "--d64" in sys.argv else 256 if "--d256" in sys.argv else 128)
 
 
 def ab(label, make_params):
