@@ -36,9 +36,11 @@ pub enum Family {
 
 impl Family {
     /// Whether this family is built for `head_dim`. The Hopper decode kernel is built for
-    /// d <= 128 (at d = 256 its 64-row wgmma accumulators spill; Hopper runs the portable
-    /// decode kernel there); every other family for every head dim of `GPU_HEAD_DIMS` (the
-    /// wgmma prefill visits 64 keys at a time at d = 256: `prefill90_ring`).
+    /// d <= 128: at d = 256 (Q and O^T in registers for the whole kernel) ptxas needs 255
+    /// registers and still spills 40-104 bytes, and its K/V ring of 32 KB tiles would leave one
+    /// CTA per SM where the decode plan counts on two; Hopper runs the portable decode kernel
+    /// there. Every other family is built for every head dim of `GPU_HEAD_DIMS` (the wgmma
+    /// prefill visits 64 keys at a time at d = 256: `prefill90_ring`).
     pub fn built_for(self, head_dim: usize) -> bool {
         self != Family::DecodeSm90 || head_dim <= 128
     }
