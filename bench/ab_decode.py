@@ -48,17 +48,14 @@ for B, L in sizes:
     for paged in (False, True):
         kk, vv, kw = (kp, vp, paged_kw) if paged else (k, v, {})
         tag = f"{B}x{L} {'paged' if paged else 'contig'}"
-        dense = [bl.with_workspace(bl.params(q, kk, vv, o, **kw)) for bl in bls]
+        gaussian = "--gaussian" in args and not paged
+        qd, kd, vd = (torch.randn_like(x) for x in (q, k, v)) if gaussian else (q, kk, vv)
+        dense = [bl.with_workspace(bl.params(qd, kd, vd, o, **kw)) for bl in bls]
         fns = [lambda bl=bl, p=p: bl.run(p) for bl, p in zip(bls, dense)]
         if not paged:
-            qs, ks, vs = (q, k, v)
-            if "--gaussian" in args:
-                qs, ks, vs = (torch.randn_like(x) for x in (q, k, v))
-                dense = [bl.with_workspace(bl.params(qs, ks, vs, o)) for bl in bls]
-                fns = [lambda bl=bl, p=p: bl.run(p) for bl, p in zip(bls, dense)]
-            fns.append(lambda: sdpa(qs, ks, vs, False, BACKENDS))
+            fns.append(lambda: sdpa(qd, kd, vd, False, BACKENDS))
         t = timeit_interleaved(fns, iters=20)
-        line(f"{tag} dense{' (gaussian)' if '--gaussian' in args and not paged else ''}", gb, t[:len(bls)], f" | sdpa {t[-1] * 1e6:7.1f} us {gb / t[-1]:5.0f} GB/s" if not paged else "")
+        line(f"{tag} dense{' (gaussian)' if gaussian else ''}", gb, t[:len(bls)], f" | sdpa {t[-1] * 1e6:7.1f} us {gb / t[-1]:5.0f} GB/s" if not paged else "")
         if not paged:
             print(f"{tag}   dense vs sdpa: " + " | ".join(f"{n} x{t[-1] / d:.3f}" for n, d in zip(names, t)), flush=True)
         stats = torch.zeros(2, dtype=torch.int64, device="cuda")

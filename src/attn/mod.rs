@@ -8,7 +8,7 @@ pub use params::*;
 #[cfg(test)]
 pub(crate) use plan::test_desc;
 pub use plan::{default_plan, effective_plan};
-pub use validate::{Desc, GPU_HEAD_DIMS, Paged, validate};
+pub use validate::{Desc, GPU_HEAD_DIMS, Paged, gpu_head_dims_text, validate};
 
 use crate::{Error, Result, invalid};
 use std::ffi::c_void;

@@ -151,11 +151,8 @@ pub(crate) fn test_desc(batch: usize, hq: usize, hkv: usize, lq: usize, lk: usiz
 
 #[cfg(test)]
 mod tests {
+    use super::test_desc as desc;
     use super::*;
-
-    fn desc(batch: usize, hq: usize, hkv: usize, lq: usize, lk: usize) -> Desc {
-        test_desc(batch, hq, hkv, lq, lk)
-    }
 
     #[test]
     fn decode_splits_fill_one_wave_of_long_splits() {

@@ -13,6 +13,11 @@ const MAX_SEQLEN: u32 = i32::MAX as u32;
 const MAX_HEAD_DIM_CPU: u32 = 512;
 pub const GPU_HEAD_DIMS: [u32; 3] = [64, 128, 256];
 
+/// `GPU_HEAD_DIMS` as the error messages list them: "64, 128, 256".
+pub fn gpu_head_dims_text() -> String {
+    GPU_HEAD_DIMS.map(|d| d.to_string()).join(", ")
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Paged {
     pub page_size: usize,
@@ -130,7 +135,8 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
     let head_dim = check_size("head_dim", p.head_dim, MAX_HEAD_DIM_CPU)?;
     if device == Device::Cuda && !GPU_HEAD_DIMS.contains(&p.head_dim) {
         return Err(unsupported!(
-            "head_dim = {head_dim} is not supported on the GPU (supported: 64, 128, 256)"
+            "head_dim = {head_dim} is not supported on the GPU (supported: {})",
+            gpu_head_dims_text()
         ));
     }
     let max_lq = check_size("max_seqlen_q", p.max_seqlen_q, MAX_SEQLEN)?;
@@ -322,4 +328,12 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
     };
     desc.plan = super::effective_plan(p, &desc)?;
     Ok(desc)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn gpu_head_dims_are_listed_as_the_messages_say() {
+        assert_eq!(super::gpu_head_dims_text(), "64, 128, 256");
+    }
 }

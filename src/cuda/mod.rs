@@ -840,7 +840,8 @@ pub unsafe fn merge_states(
     probe()?;
     if !crate::attn::GPU_HEAD_DIMS.contains(&(head_dim as u32)) {
         return Err(crate::unsupported!(
-            "head_dim = {head_dim} is not supported by blasst_merge_states on the GPU (64, 128, 256)"
+            "head_dim = {head_dim} is not supported by blasst_merge_states on the GPU ({})",
+            crate::attn::gpu_head_dims_text()
         ));
     }
     if num_rows > u32::MAX as usize || num_heads > 65535 || num_states > i32::MAX as usize {
