@@ -1,8 +1,9 @@
 """Head dim 256 on the GPU: bf16, prefill 32 heads at 4K and 16K, causal or not (on Hopper the
 wgmma kernel and the portable mma.sync one, BLASST_PREFILL_KERNEL=mma), and decode 32 query /
-8 KV heads at 1 x 64K and 16 x 16K (the portable kernel: the Hopper decode kernel is built for
-d <= 128); blasst dense, blasst Skip-Softmax on the structured inputs (hot = 0.25, threshold
-1e-3) and PyTorch SDPA (its best backend for d = 256) in one process.
+8 KV heads at 1 x 64K and 16 x 16K (on Hopper the Hopper decode kernel and the portable one,
+BLASST_DECODE_KERNEL=mma); blasst dense, blasst Skip-Softmax on the structured inputs (hot =
+0.25, threshold 1e-3) and PyTorch SDPA (its best backend for d = 256) in one process.
+--decode-only leaves out prefill.
 Example: python3 bench/head_dim_256.py target/device/libblasst.so"""
 import os
 import sys
@@ -13,11 +14,12 @@ sys.path.insert(0, os.path.dirname(__file__))
 from blasst_ctypes import Blasst  # noqa: E402
 from bench import SDPBackend, dense_and_skip, sdpa, structured, timeit  # noqa: E402
 
-bl = Blasst(sys.argv[1] if len(sys.argv) > 1 else "target/device/libblasst.so")
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+bl = Blasst(args[0] if args else "target/device/libblasst.so")
 D = 256
 BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
 print(f"GPU {torch.cuda.get_device_name()}, d = {D}, bf16", flush=True)
-for S in (4096, 16384):
+for S in () if "--decode-only" in sys.argv else (4096, 16384):
     for causal in (False, True):
         H = 32
         flops = 4 * S * S * H * D / (2 if causal else 1)
@@ -39,11 +41,15 @@ for B, L in ((1, 65536), (16, 16384)):
     q, k, v = structured(B, L, 32, 8, D, 0.25, seed=L + B, Sq=1, spread=True)
     o = torch.empty(B, 1, 32, D, device="cuda", dtype=torch.bfloat16)
     gb = 2 * B * L * 8 * D * 2 / 1e9
-    td, ts, frac = dense_and_skip(bl, q, k, v, o, 1e-3 * L, workspace=True, iters=20)
     try:
         tt = timeit(lambda: sdpa(q, k, v, False, BACKENDS), iters=20)
         sd = f"sdpa {gb / tt:5.0f} GB/s"
     except Exception as e:  # noqa: BLE001
         sd = f"sdpa: {str(e)[:80]}"
-    print(f"decode {B}x{L}: dense {gb / td:5.0f} GB/s ({td * 1e6:6.1f} us) | skip {frac:4.0%} "
-          f"x{td / ts:.2f} | {sd}", flush=True)
+    kernels = ("default", "mma") if torch.cuda.get_device_capability()[0] == 9 else ("default",)
+    for kern in kernels:
+        os.environ["BLASST_DECODE_KERNEL"] = kern
+        td, ts, frac = dense_and_skip(bl, q, k, v, o, 1e-3 * L, workspace=True, iters=20)
+        print(f"decode {B}x{L} kernel={kern:7s}: dense {gb / td:5.0f} GB/s ({td * 1e6:6.1f} us) | skip {frac:4.0%} "
+              f"x{td / ts:.2f} | {sd}", flush=True)
+    os.environ.pop("BLASST_DECODE_KERNEL")

@@ -80,7 +80,7 @@ DEVI void cp_async16_l2(u32 dst, const void *src, bool valid) {
 struct TileLoader {
   const u16 *base;  // contiguous: this thread's chunk of key row 0; paged: its chunk at page 0, row r0
   i64 rs, bs;
-  u32 dst;          // this thread's first chunk within a buffer
+  u32 dst, dst1;    // this thread's first chunk within a buffer; see TILE_DST
   int r0;
 };
 
@@ -90,13 +90,18 @@ DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
   L.r0 = threadIdx.x / CH;
   L.rs = rs;
   L.bs = bs;
-  L.dst = swz(L.r0, c, CH);  // rows r0 + i * RSTEP (RSTEP a multiple of 8) share the pattern
+  // Rows r0 + i * RSTEP share row r0's swizzle pattern when i * RSTEP is a multiple of 8, row
+  // r0 + RSTEP's otherwise (RSTEP is 16 at d = 64, 8 at d = 128, 4 at d = 256).
+  L.dst = swz(L.r0, c, CH);
+  L.dst1 = swz(L.r0 + RSTEP, c, CH) - RSTEP * ROWB;
   L.base = head_base + (i64)L.r0 * rs + c * 8;
   return L;
 }
 
 DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0, int lk, u32 buf, u32 bar) {
-  const u32 dst = buf + L.dst;
+  const u32 dst = buf + L.dst, dst1 = buf + L.dst1;
+  // Where row r0 + i * RSTEP of the tile goes (i is a compile-time constant: no select).
+#define TILE_DST(i) ((((i) * RSTEP) % 8 == 0 ? dst : dst1) + (i) * RSTEP * ROWB)
   const i64 step = (i64)RSTEP * L.rs;
 #if PAGED
   if (p.page_size_log2 >= 6) {
@@ -106,7 +111,7 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
       const bool valid = row0 + L.r0 + i * RSTEP < lk;
-      cp_async16_l2(dst + i * RSTEP * ROWB, valid ? src : L.base, valid);
+      cp_async16_l2(TILE_DST(i), valid ? src : L.base, valid);
       src += step;
     }
   } else {
@@ -116,7 +121,7 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
       const int pos = row0 + L.r0 + i * RSTEP;
       const bool valid = pos < lk;
       const int page = valid ? p.block_table[(i64)b * p.block_table_stride + (pos >> p.page_size_log2)] : 0;
-      cp_async16_l2(dst + i * RSTEP * ROWB, src + (i64)page * L.bs + (i64)(pos & ((1 << p.page_size_log2) - 1)) * L.rs, valid);
+      cp_async16_l2(TILE_DST(i), src + (i64)page * L.bs + (i64)(pos & ((1 << p.page_size_log2) - 1)) * L.rs, valid);
     }
   }
 #else
@@ -125,18 +130,19 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
   if (row0 + DBN <= lk) {
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
-      cp_async16_l2(dst + i * RSTEP * ROWB, src, true);
+      cp_async16_l2(TILE_DST(i), src, true);
       src += step;
     }
   } else {
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
       const bool valid = row0 + L.r0 + i * RSTEP < lk;
-      cp_async16_l2(dst + i * RSTEP * ROWB, valid ? src : L.base, valid);
+      cp_async16_l2(TILE_DST(i), valid ? src : L.base, valid);
       src += step;
     }
   }
 #endif
+#undef TILE_DST
   cp_async_mbar_arrive(bar);
 }
 
@@ -492,11 +498,24 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
 }
 #undef TILE_OF
 
-extern "C" __global__ void __launch_bounds__(DTHREADS, 2) KERNEL_NAME(const KernelParams p) {
+// Two CTAs per SM at d <= 128. At d = 256 a 32 KB tile leaves one (the six buffers take 192 KB),
+// and the kernel is built for up to 8 packed rows only (one 8-row MMA tile: Q^T 32 and O^T 64
+// registers per thread; with 16 rows ptxas needed 255 registers and spilled); the host runs the
+// portable kernel for more.
+#if HEAD_DIM <= 128
+#define DECODE90_CTAS_PER_SM 2
+#else
+#define DECODE90_CTAS_PER_SM 1
+#endif
+extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE90_CTAS_PER_SM) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
   pdl_wait();
   // The merge kernel that follows may be scheduled now: it waits for this grid to complete.
   pdl_trigger();
+#if HEAD_DIM <= 128
   if (p.block_m <= 8) decode_body<1>(p, smem);
   else decode_body<2>(p, smem);
+#else
+  decode_body<1>(p, smem);
+#endif
 }

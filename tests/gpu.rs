@@ -119,7 +119,7 @@ fn max_diff(a: &[f32], b: &[f32], offs: &Built) -> f32 {
 
 fn gpu_cases(dtype: u32) -> Vec<Case> {
     // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64, 128 and 256 (on Hopper
-    // d = 256 decode runs the portable kernel), causal or not.
+    // d = 256 decode of more than 8 packed rows runs the portable kernel), causal or not.
     let shapes: [(usize, usize, &[usize], &[usize], Layout); 12] = [
         // prefill: padded, odd lengths (not multiples of 128), GQA 4
         (8, 2, &[300, 300], &[300, 300], Layout::Bshd),
@@ -138,7 +138,8 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         // 19 splits: more than a cluster merges (MAX_CLUSTER_MERGE_SPLITS = 4), so the Hopper
         // kernel writes the workspace and kernels/merge.cu merges
         (8, 2, &[1], &[20000], Layout::Bshd),
-        // 2 tokens x GQA 8 = 16 rows (the largest tile of the Hopper decode kernel)
+        // 2 tokens x GQA 8 = 16 rows (the largest tile of the Hopper decode kernel; at d = 256
+        // the portable kernel's, the Hopper one taking 8)
         (16, 2, &[2, 1], &[1900, 4100], Layout::Ragged),
         // speculative decode: 4 tokens x GQA 8 = 32 rows; MHA decode
         (16, 2, &[4, 4], &[2500, 900], Layout::Bshd),

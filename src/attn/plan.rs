@@ -13,8 +13,9 @@
 //!   64 keys per tile, last to first, and the KV range is split into as many splits as keep the
 //!   work units at or below 264 (one wave of 2 CTAs per multiprocessor of an H100/H200: no
 //!   partial wave, each CTA's pipeline start paid once, and long splits, whose running maxima
-//!   skip more; measured on the H200 against 528 and 1056, bench/RESULTS.md), with at least 16
-//!   tiles per split (each split has its own running max,
+//!   skip more; measured on the H200 against 528 and 1056, bench/RESULTS.md), at d = 256 132
+//!   (both decode kernels hold one CTA per multiprocessor there: 1-4 % faster than 264 units,
+//!   and more skipped), with at least 16 tiles per split (each split has its own running max,
 //!   and short splits lose sparsity to their first tiles). The
 //!   split count depends only on the call's sizes, never on the device, so the CPU reproduces
 //!   it exactly. Other calls use the prefill plan.
@@ -27,20 +28,25 @@ pub const PREFILL_BLOCK_M: u32 = 16;
 pub const PREFILL_BLOCK_N: u32 = 64;
 pub const DECODE_MAX_BLOCK_M: usize = 64;
 pub const DECODE_BLOCK_N: u32 = 64;
-const DECODE_TARGET_UNITS: usize = 264;
+/// The decode plan's target work units at head dim `head_dim`: one wave of the GPU kernels' CTAs
+/// on an H100/H200 (132 multiprocessors), two per multiprocessor at d <= 128, one at d = 256.
+const fn default_decode_units(head_dim: usize) -> usize {
+    if head_dim <= 128 { 264 } else { 132 }
+}
 
-/// The decode plan's target work units: 264, or `BLASST_DECODE_UNITS` (a tuning switch for
-/// benchmarks, read once per process; the CPU backend reads the same value, so both backends
-/// still run one plan).
-fn decode_target_units() -> usize {
-    static UNITS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *UNITS.get_or_init(|| {
-        std::env::var("BLASST_DECODE_UNITS")
-            .ok()
-            .and_then(|v| v.trim().parse().ok())
-            .filter(|&u| (1..=4096).contains(&u))
-            .unwrap_or(DECODE_TARGET_UNITS)
-    })
+/// The decode plan's target work units: `default_decode_units`, or `BLASST_DECODE_UNITS` (a
+/// tuning switch for benchmarks, read once per process; the CPU backend reads the same value,
+/// so both backends still run one plan).
+fn decode_target_units(head_dim: usize) -> usize {
+    static UNITS: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    UNITS
+        .get_or_init(|| {
+            std::env::var("BLASST_DECODE_UNITS")
+                .ok()
+                .and_then(|v| v.trim().parse().ok())
+                .filter(|&u| (1..=4096).contains(&u))
+        })
+        .unwrap_or(default_decode_units(head_dim))
 }
 const DECODE_MIN_TILES_PER_SPLIT: usize = 16;
 const MAX_SPLITS: usize = 128;
@@ -62,7 +68,7 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let units = d.batch * d.hkv * row_tiles;
     let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
     let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
-    let splits = (decode_target_units() / units)
+    let splits = (decode_target_units(d.head_dim) / units)
         .min(max_by_len)
         .clamp(1, MAX_SPLITS);
     AttnPlanInfo {
@@ -175,9 +181,20 @@ mod tests {
                 "{b}x{lk} {hq}/{hkv} lq {lq}"
             );
             let units = b * hkv * (lq * (hq / hkv)).div_ceil(bm as usize) * splits as usize;
-            assert!(units <= DECODE_TARGET_UNITS || splits == 1);
+            assert!(units <= default_decode_units(128) || splits == 1);
             let tiles = lk.div_ceil(DECODE_BLOCK_N as usize);
             assert!(splits == 1 || tiles / splits as usize >= DECODE_MIN_TILES_PER_SPLIT);
+        }
+        // d = 256: one CTA per multiprocessor, so half the units (132).
+        for (b, lk, splits) in [
+            (1, 65536, 16),
+            (16, 16384, 1),
+            (1, 131072, 16),
+            (2, 32768, 8),
+        ] {
+            let mut d = desc(b, 32, 8, 1, lk);
+            d.head_dim = 256;
+            assert_eq!(default_plan(&d).num_kv_splits, splits, "d 256 {b}x{lk}");
         }
         // Prefill: one split, 16 x 64 tiles, last to first.
         let pl = default_plan(&desc(1, 32, 8, 9, 4096));

@@ -34,18 +34,6 @@ pub enum Family {
     MergeStates,
 }
 
-impl Family {
-    /// Whether this family is built for `head_dim`. The Hopper decode kernel is built for
-    /// d <= 128: at d = 256 (Q and O^T in registers for the whole kernel) ptxas needs 255
-    /// registers and still spills 40-104 bytes, and its K/V ring of 32 KB tiles would leave one
-    /// CTA per SM where the decode plan counts on two; Hopper runs the portable decode kernel
-    /// there. Every other family is built for every head dim of `GPU_HEAD_DIMS` (the wgmma
-    /// prefill visits 64 keys at a time at d = 256: `prefill90_ring`).
-    pub fn built_for(self, head_dim: usize) -> bool {
-        self != Family::DecodeSm90 || head_dim <= 128
-    }
-}
-
 /// One compiled specialisation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Variant {
@@ -58,9 +46,19 @@ pub struct Variant {
     pub sweep: bool,
 }
 
+/// The most packed rows (query tokens x query heads per KV head) the Hopper decode kernel takes:
+/// 16 (two 8-row MMA tiles), at d = 256 8 (one tile: with two, Q^T and O^T in registers for
+/// the whole kernel need 255 registers and spill; with one, 189-220 and no spill). Calls with
+/// more rows run the portable decode kernel.
+pub fn decode90_max_rows(head_dim: usize) -> u32 {
+    if head_dim <= 128 { 16 } else { 8 }
+}
+
 /// Pipeline of the Hopper decode kernel (kernels/decode_sm90.cu): K tiles in flight and the
 /// tiles between a tile's decision and its P V. Defaults (3, 2) at d = 128 and (5, 3) at d = 64
-/// keep two CTAs per SM; `BLASST_DECODE90=K,LAG` overrides them for tuning experiments.
+/// keep two CTAs per SM; at d = 256, (3, 2) is six 32 KB buffers, one CTA per SM with as many
+/// bytes in flight per SM as d = 128's two. `BLASST_DECODE90=K,LAG` overrides them for tuning
+/// experiments.
 pub fn decode90_config(head_dim: usize) -> (usize, usize) {
     static OVERRIDE: OnceLock<Option<(usize, usize)>> = OnceLock::new();
     let o = *OVERRIDE.get_or_init(|| {
@@ -69,7 +67,7 @@ pub fn decode90_config(head_dim: usize) -> (usize, usize) {
         let (k, l) = (k.trim().parse().ok()?, l.trim().parse().ok()?);
         ((2..=8).contains(&k) && (1..=6).contains(&l)).then_some((k, l))
     });
-    o.unwrap_or(if head_dim == 128 { (3, 2) } else { (5, 3) })
+    o.unwrap_or(if head_dim >= 128 { (3, 2) } else { (5, 3) })
 }
 
 /// The Hopper prefill kernel's K/V ring (kernels/prefill_sm90.cu `NB` and `VN`; its shared
@@ -184,9 +182,6 @@ impl Variant {
                     Family::Decode,
                     Family::DecodeSm90,
                 ] {
-                    if !family.built_for(head_dim as usize) {
-                        continue;
-                    }
                     // dense, skip, sweep
                     for (skip, sweep) in [(false, false), (true, false), (false, true)] {
                         for paged in [false, true] {
