@@ -3,7 +3,8 @@ wgmma kernel and the portable mma.sync one, BLASST_PREFILL_KERNEL=mma), and deco
 8 KV heads at 1 x 64K and 16 x 16K (on Hopper the Hopper decode kernel and the portable one,
 BLASST_DECODE_KERNEL=mma); blasst dense, blasst Skip-Softmax on the structured inputs (hot =
 0.25, threshold 1e-3) and PyTorch SDPA (its best backend for d = 256) in one process.
---decode-only leaves out prefill.
+--decode-only leaves out prefill; --d 64 times head dim 64 instead (the same rows: the benchmark,
+bench/bench.py, is d = 128 only).
 Example: python3 bench/head_dim_256.py target/device/libblasst.so"""
 import os
 import sys
@@ -14,9 +15,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 from blasst_ctypes import Blasst  # noqa: E402
 from bench import SDPBackend, dense_and_skip, sdpa, structured, timeit  # noqa: E402
 
-args = [a for a in sys.argv[1:] if not a.startswith("--")]
+argv = sys.argv[1:]
+D = int(argv[argv.index("--d") + 1]) if "--d" in argv else 256
+args = [a for i, a in enumerate(argv) if not a.startswith("--") and (i == 0 or argv[i - 1] != "--d")]
 bl = Blasst(args[0] if args else "target/device/libblasst.so")
-D = 256
 BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
 print(f"GPU {torch.cuda.get_device_name()}, d = {D}, bf16", flush=True)
 for S in () if "--decode-only" in sys.argv else (4096, 16384):

@@ -1,7 +1,8 @@
 """Decode tuning sweep for one process's kernel configuration (set BLASST_DECODE90=K,LAG or
 BLASST_DECODE_KERNEL=mma in the environment; both are read once per process): dense and
 Skip-Softmax (hot = 0.25) decode at the three benchmark sizes, contiguous, bf16, d = 128,
-32/8 heads. Prints one line per size. Example:
+32/8 heads (--shape B,L,HQ,HKV,LQ instead: one call of LQ query tokens, e.g. speculative
+decoding). Prints one line per size. Example:
 for c in 3,2 2,1 4,2; do BLASST_DECODE90=$c python3 bench/tune_decode.py target/device/libblasst.so; done"""
 import os
 import sys
@@ -15,10 +16,13 @@ from bench import SDPBackend, dense_and_skip, sdpa, structured, timeit  # noqa: 
 bl = Blasst(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "target/device/libblasst.so")
 cfg = "/".join(f"{k[7:]}={os.environ[k]}" for k in ("BLASST_DECODE90", "BLASST_DECODE_KERNEL", "BLASST_DECODE_UNITS", "BLASST_PDL", "BLASST_DECODE90_EVICT")
                if k in os.environ) or "default"
-for B, L in ((1, 131072), (16, 32768), (64, 8192)):
-    q, k, v = structured(B, L, 32, 8, 128, 0.25, seed=L + B, Sq=1, spread=True)
-    o = torch.empty(B, 1, 32, 128, device="cuda", dtype=torch.bfloat16)
-    gb = 2 * B * L * 8 * 128 * 2 / 1e9
+shapes = [(1, 131072, 32, 8, 1), (16, 32768, 32, 8, 1), (64, 8192, 32, 8, 1)]
+if "--shape" in sys.argv:
+    shapes = [tuple(int(x) for x in sys.argv[sys.argv.index("--shape") + 1].split(","))]
+for B, L, HQ, HKV, LQ in shapes:
+    q, k, v = structured(B, L, HQ, HKV, 128, 0.25, seed=L + B, Sq=LQ, spread=True)
+    o = torch.empty(B, LQ, HQ, 128, device="cuda", dtype=torch.bfloat16)
+    gb = 2 * B * L * HKV * 128 * 2 / 1e9
     td, ts, frac = dense_and_skip(bl, q, k, v, o, 1e-3 * L, workspace=True, iters=20)
     if "--sdpa" in sys.argv:
         backends = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]

@@ -498,15 +498,11 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
 }
 #undef TILE_OF
 
-// Two CTAs per SM at d <= 128. At d = 256 a 32 KB tile leaves one (the six buffers take 192 KB),
-// and the kernel is built for up to 8 packed rows only (one 8-row MMA tile: Q^T 32 and O^T 64
-// registers per thread; with 16 rows ptxas needed 255 registers and spilled); the host runs the
-// portable kernel for more.
-#if HEAD_DIM <= 128
-#define DECODE90_CTAS_PER_SM 2
-#else
-#define DECODE90_CTAS_PER_SM 1
-#endif
+// CTAs per SM (DECODE90_CTAS_PER_SM, from the host: src/cuda/nvrtc.rs decode90_ctas_per_sm,
+// which the decode plan sizes its splits by): 3 at d = 64, 2 at d = 128, 1 at d = 256, where a
+// 32 KB tile leaves one (the six buffers take 192 KB) and the kernel is built for up to 8 packed
+// rows only (one 8-row MMA tile: Q^T 32 and O^T 64 registers per thread; with 16 rows ptxas
+// needed 255 registers and spilled); the host runs the portable kernel for more.
 extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE90_CTAS_PER_SM) KERNEL_NAME(const KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
   pdl_wait();

@@ -83,6 +83,8 @@ fn run_gpu_with<T: Elem>(
         }
         keep = bufs;
     }
+    // The GPU's plan (made for this GPU), for the CPU to reproduce.
+    let plan = blasst::attn::plan(&p)?;
     launch(&p)?;
     let mut o = vec![T::from_f32(0.0); bt.o_len];
     d_o.copy_to(&mut o)?;
@@ -95,6 +97,7 @@ fn run_gpu_with<T: Elem>(
         o: o.iter().map(|x| x.to_f32()).collect(),
         lse,
         stats,
+        plan,
     })
 }
 
@@ -177,15 +180,21 @@ fn dense_matches_cpu_and_float64() {
     for dtype in [BLASST_DTYPE_BF16, BLASST_DTYPE_F16] {
         for c in gpu_cases(dtype) {
             let bt = c.build(&mut rng, &mut normal);
-            let splits = plan_of(&bt).num_kv_splits;
-            splits_seen.insert(splits);
+            // The CPU runs the GPU's plan (made for this GPU's multiprocessors).
             let (g, cpu) = if dtype == BLASST_DTYPE_BF16 {
-                (run_gpu::<bf16>(&bt, 0.0), run::<bf16>(&bt, 0.0, None))
+                let g =
+                    run_gpu::<bf16>(&bt, 0.0).unwrap_or_else(|e| panic!("{c:?}: {}", e.message()));
+                let cpu = run::<bf16>(&bt, 0.0, Some(&g.plan));
+                (g, cpu)
             } else {
-                (run_gpu::<f16>(&bt, 0.0), run::<f16>(&bt, 0.0, None))
+                let g =
+                    run_gpu::<f16>(&bt, 0.0).unwrap_or_else(|e| panic!("{c:?}: {}", e.message()));
+                let cpu = run::<f16>(&bt, 0.0, Some(&g.plan));
+                (g, cpu)
             };
-            let g = g.unwrap_or_else(|e| panic!("{c:?}: {}", e.message()));
             let cpu = cpu.unwrap();
+            let splits = g.plan.num_kv_splits;
+            splits_seen.insert(splits);
             let r = reference(&bt);
             let (eo, el) = max_err(&bt, &g, &r);
             let tol = if dtype == BLASST_DTYPE_BF16 {
@@ -280,7 +289,7 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
 /// the largest difference.
 fn gpu_matches_cpu(bt: &Built, factor: f32, label: &str) -> (RunOut, f32) {
     let g = run_gpu::<bf16>(bt, factor).unwrap_or_else(|e| panic!("{}", e.message()));
-    let cpu = run::<bf16>(bt, factor, None).unwrap();
+    let cpu = run::<bf16>(bt, factor, Some(&g.plan)).unwrap();
     assert_eq!(
         g.stats, cpu.stats,
         "{label}: GPU {:?} vs CPU {:?}",
@@ -497,9 +506,9 @@ fn calls_replay_inside_a_cuda_graph() {
             dtype: BLASST_DTYPE_BF16,
         };
         let bt = c.build(&mut rng, &mut normal);
-        let splits = plan_of(&bt).num_kv_splits;
         for factor in [0.0, 1e-30] {
             let direct = run_gpu::<bf16>(&bt, factor).unwrap();
+            let splits = direct.plan.num_kv_splits;
             for workspace in [true, false] {
                 let g = run_gpu_with::<bf16>(&bt, factor, &|p| run_in_graph(p, workspace))
                     .unwrap_or_else(|e| panic!("{c:?}: {}", e.message()));
@@ -557,6 +566,24 @@ fn host_pointers_are_rejected() {
     assert!(e.message().contains("is device memory"), "{}", e.message());
 }
 
+/// The plan `blasst_attn_plan` gives a contiguous bf16 CUDA call of `shape` on this GPU.
+fn gpu_plan(
+    shape: blasst::cpu::Shape,
+    q: &[bf16],
+    k: &[bf16],
+    v: &[bf16],
+) -> blasst::attn::AttnPlanInfo {
+    let opts = blasst::cpu::Options::default();
+    let mut p = blasst::cpu::contiguous_params(shape, BLASST_DTYPE_BF16, BLASST_DEVICE_CUDA, &opts)
+        .unwrap();
+    let bufs: Vec<DeviceBuffer> = [q, k, v, q]
+        .iter()
+        .map(|x| DeviceBuffer::from_slice(x).unwrap())
+        .collect();
+    (p.q, p.k, p.v, p.o) = (bufs[0].ptr(), bufs[1].ptr(), bufs[2].ptr(), bufs[3].ptr());
+    blasst::attn::plan(&p).unwrap()
+}
+
 /// The GPU calibration sweep (one launch of the sweep specialisation) counts exactly what the
 /// CPU sweep counts and what separate GPU skip runs skip (lambda <= 1, powers of two).
 #[test]
@@ -588,6 +615,8 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
             &lambdas,
         )
         .unwrap();
+        // The CPU runs the GPU's plan (its decode splits are made for this GPU).
+        let plan = gpu_plan(shape, &q, &k, &v);
         let mut oc = vec![bf16::ZERO; q.len()];
         let (cv, cc) = blasst::host::calibrate_sweep(
             blasst::Device::Cpu,
@@ -596,7 +625,10 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
             &k,
             &v,
             &mut oc,
-            Options::default(),
+            Options {
+                plan: Some(&plan),
+                ..Default::default()
+            },
             &lambdas,
         )
         .unwrap();

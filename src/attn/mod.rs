@@ -124,7 +124,8 @@ pub fn plan(p: &AttnParams) -> Result<AttnPlanInfo> {
 
 /// Bytes of device workspace the call needs for split-KV partial results (0 on the CPU and
 /// when the plan has one split). Partial outputs are fp32 `[splits][rows][heads][dim]`
-/// followed by fp32 LSEs `[splits][rows][heads]`. The size does not depend on the GPU: Hopper
+/// followed by fp32 LSEs `[splits][rows][heads]`. For a CUDA decode call the split count, and
+/// so the size, is made for the current context's GPU (its multiprocessors: `plan`); Hopper
 /// calls of 2-4 splits usually merge inside thread-block clusters and leave it untouched.
 pub fn workspace_size(p: &AttnParams) -> Result<usize> {
     let d = validate(p)?;

@@ -11,14 +11,16 @@
 //! * decode (`max_seqlen_q <= 8` and `max_seqlen_q * group <= 64`): the query tokens of a
 //!   sequence times the query heads that share a KV head are packed into one tile of rows,
 //!   64 keys per tile, last to first, and the KV range is split into as many splits as keep the
-//!   work units at or below 264 (one wave of 2 CTAs per multiprocessor of an H100/H200: no
-//!   partial wave, each CTA's pipeline start paid once, and long splits, whose running maxima
-//!   skip more; measured on the H200 against 528 and 1056, bench/RESULTS.md), at d = 256 132
-//!   (both decode kernels hold one CTA per multiprocessor there: 1-4 % faster than 264 units,
-//!   and more skipped), with at least 16 tiles per split (each split has its own running max,
-//!   and short splits lose sparsity to their first tiles). The
-//!   split count depends only on the call's sizes, never on the device, so the CPU reproduces
-//!   it exactly. Other calls use the prefill plan.
+//!   work units within one wave of the decode kernel's CTAs on the GPU (multiprocessors x the
+//!   CTAs per multiprocessor of the kernel that runs the call, `cuda::decode_ctas_per_sm`; on an
+//!   H100/H200 264 at d = 128, 396 at d = 64, 132 at d = 256): no partial wave, each CTA's
+//!   pipeline start paid once, and long splits, whose running maxima skip more (measured on the
+//!   H200 against 2 and 4 waves, bench/RESULTS.md), with at least 16 tiles per split (each
+//!   split has its own running max, and short splits lose sparsity to their first tiles).
+//!   The split count depends on the call's sizes and the GPU's (`Desc::gpu`): a CUDA call's
+//!   plan is made for the current context's GPU, the CPU backend's default plan for an
+//!   H100/H200 (`GpuShape::nominal()`), and the CPU reproduces any GPU's decisions when given
+//!   that GPU's plan (`blasst_attn_plan` of the CUDA call). Other calls use the prefill plan.
 
 use super::{AttnParams, AttnPlanInfo, Desc, Device, Phase};
 use crate::{Result, invalid};
@@ -28,16 +30,10 @@ pub const PREFILL_BLOCK_M: u32 = 16;
 pub const PREFILL_BLOCK_N: u32 = 64;
 pub const DECODE_MAX_BLOCK_M: usize = 64;
 pub const DECODE_BLOCK_N: u32 = 64;
-/// The decode plan's target work units at head dim `head_dim`: one wave of the GPU kernels' CTAs
-/// on an H100/H200 (132 multiprocessors), two per multiprocessor at d <= 128, one at d = 256.
-const fn default_decode_units(head_dim: usize) -> usize {
-    if head_dim <= 128 { 264 } else { 132 }
-}
-
-/// The decode plan's target work units: `default_decode_units`, or `BLASST_DECODE_UNITS` (a
-/// tuning switch for benchmarks, read once per process; the CPU backend reads the same value,
-/// so both backends still run one plan).
-fn decode_target_units(head_dim: usize) -> usize {
+/// The decode plan's target work units for a call of `block_m` packed rows: one wave of the
+/// decode kernel's CTAs on `d.gpu`, or `BLASST_DECODE_UNITS` (a tuning switch for benchmarks,
+/// read once per process; the CPU backend reads the same value).
+fn decode_target_units(d: &Desc, block_m: u32) -> usize {
     static UNITS: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
     UNITS
         .get_or_init(|| {
@@ -46,13 +42,19 @@ fn decode_target_units(head_dim: usize) -> usize {
                 .and_then(|v| v.trim().parse().ok())
                 .filter(|&u| (1..=4096).contains(&u))
         })
-        .unwrap_or(default_decode_units(head_dim))
+        .unwrap_or_else(|| d.gpu.sms * crate::cuda::decode_ctas_per_sm(&d.gpu, d.head_dim, block_m))
 }
 const DECODE_MIN_TILES_PER_SPLIT: usize = 16;
 const MAX_SPLITS: usize = 128;
 
+/// Whether a call of `max_lq` query rows per sequence and `group` query heads per KV head runs
+/// the decode plan.
+pub fn is_decode(max_lq: usize, group: usize) -> bool {
+    max_lq <= DECODE_MAX_SEQLEN_Q && max_lq * group <= DECODE_MAX_BLOCK_M
+}
+
 pub fn default_plan(d: &Desc) -> AttnPlanInfo {
-    if d.max_lq > DECODE_MAX_SEQLEN_Q || d.max_lq * d.group > DECODE_MAX_BLOCK_M {
+    if !is_decode(d.max_lq, d.group) {
         return AttnPlanInfo {
             phase: Phase::Prefill.as_u32(),
             block_m: PREFILL_BLOCK_M,
@@ -68,7 +70,7 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let units = d.batch * d.hkv * row_tiles;
     let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
     let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
-    let splits = (decode_target_units(d.head_dim) / units)
+    let splits = (decode_target_units(d, block_m as u32) / units)
         .min(max_by_len)
         .clamp(1, MAX_SPLITS);
     AttnPlanInfo {
@@ -149,6 +151,7 @@ pub(crate) fn test_desc(batch: usize, hq: usize, hkv: usize, lq: usize, lk: usiz
         ragged_q: false,
         ragged_kv: false,
         paged: None,
+        gpu: crate::cuda::GpuShape::nominal(),
         plan: AttnPlanInfo::default(),
     };
     d.plan = default_plan(&d);
@@ -181,21 +184,42 @@ mod tests {
                 "{b}x{lk} {hq}/{hkv} lq {lq}"
             );
             let units = b * hkv * (lq * (hq / hkv)).div_ceil(bm as usize) * splits as usize;
-            assert!(units <= default_decode_units(128) || splits == 1);
+            assert!(units <= 264 || splits == 1);
             let tiles = lk.div_ceil(DECODE_BLOCK_N as usize);
             assert!(splits == 1 || tiles / splits as usize >= DECODE_MIN_TILES_PER_SPLIT);
         }
-        // d = 256: one CTA per multiprocessor, so half the units (132).
-        for (b, lk, splits) in [
-            (1, 65536, 16),
-            (16, 16384, 1),
-            (1, 131072, 16),
-            (2, 32768, 8),
+        // One wave of the decode kernel's CTAs on an H100/H200: the Hopper kernel holds 3 per
+        // multiprocessor at d = 64 (396 units), 1 at d = 256 (132); the portable one (more than
+        // 16 packed rows, at d = 256 more than 8) 1 at d = 128 with 32 rows and at d = 256 (its
+        // shared memory).
+        for (hd, b, hq, lq, lk, splits) in [
+            (64, 16, 32, 1, 16384, 3),
+            (64, 1, 32, 1, 65536, 49),
+            (256, 1, 32, 1, 65536, 16),
+            (256, 16, 32, 1, 16384, 1),
+            (256, 1, 32, 1, 131072, 16),
+            (256, 2, 32, 1, 32768, 8),
+            (256, 1, 128, 1, 65536, 16),
+            (128, 4, 64, 4, 32768, 4),
         ] {
-            let mut d = desc(b, 32, 8, 1, lk);
-            d.head_dim = 256;
-            assert_eq!(default_plan(&d).num_kv_splits, splits, "d 256 {b}x{lk}");
+            let mut d = desc(b, hq, 8, lq, lk);
+            d.head_dim = hd;
+            assert_eq!(
+                default_plan(&d).num_kv_splits,
+                splits,
+                "d {hd} {b}x{lk} {hq}/8 lq {lq}"
+            );
         }
+        // Another GPU: an A100 (108 multiprocessors of 164 KB), where the portable kernel's
+        // 111 KB at d = 128 leave one CTA per multiprocessor: 108 units, 13 splits at 1 x 128K
+        // (264 units were 2.4 waves there).
+        let mut d = desc(1, 32, 8, 1, 131072);
+        d.gpu = crate::cuda::GpuShape {
+            sms: 108,
+            sm90a: false,
+            smem_per_sm: 164 * 1024,
+        };
+        assert_eq!(default_plan(&d).num_kv_splits, 13);
         // Prefill: one split, 16 x 64 tiles, last to first.
         let pl = default_plan(&desc(1, 32, 8, 9, 4096));
         assert_eq!(

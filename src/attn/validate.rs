@@ -4,6 +4,7 @@
 //! it trusts them.
 
 use super::{AttnParams, AttnPlanInfo, DType, Device};
+use crate::cuda::GpuShape;
 use crate::{Result, invalid, unsupported};
 
 /// Largest sizes accepted; anything larger is a corrupted field, not a workload.
@@ -44,6 +45,9 @@ pub struct Desc {
     pub ragged_q: bool,
     pub ragged_kv: bool,
     pub paged: Option<Paged>,
+    /// The GPU the decode plan is made for: the current context's for a CUDA decode call (the
+    /// driver is asked), an H100/H200 otherwise (`GpuShape::nominal()`; see `plan`).
+    pub gpu: GpuShape,
     pub plan: AttnPlanInfo,
 }
 
@@ -324,8 +328,12 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
         ragged_q,
         ragged_kv,
         paged,
+        gpu: GpuShape::nominal(),
         plan: AttnPlanInfo::default(),
     };
+    if device == Device::Cuda && super::plan::is_decode(max_lq, desc.group) {
+        desc.gpu = crate::cuda::gpu_shape()?;
+    }
     desc.plan = super::effective_plan(p, &desc)?;
     Ok(desc)
 }

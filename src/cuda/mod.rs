@@ -77,6 +77,58 @@ struct Ctx {
     clusters: bool,
     /// Shared memory a block may opt in to (227 KB on sm_90, 163 KB on sm_80).
     max_smem: usize,
+    /// What the decode plan sizes its splits for (multiprocessors, shared memory per SM).
+    shape: GpuShape,
+}
+
+/// The GPU a decode plan is made for: its splits fill one wave of the decode kernel's CTAs
+/// (`decode_ctas_per_sm`) on `sms` multiprocessors. A CUDA call's plan uses the current
+/// context's GPU; the CPU backend's default plan uses `GpuShape::nominal()`, an H100/H200, so that
+/// on those GPUs both backends' default plans agree (on others, give the CPU the GPU's plan,
+/// `blasst_attn_plan`, to reproduce its decisions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GpuShape {
+    pub sms: usize,
+    /// Hopper (sm_90a): the Hopper decode kernel runs calls of up to `decode90_max_rows` rows.
+    pub sm90a: bool,
+    /// Shared memory per multiprocessor, bytes.
+    pub smem_per_sm: usize,
+}
+
+impl GpuShape {
+    /// An H100/H200 SXM: 132 multiprocessors of 228 KB.
+    pub const fn nominal() -> GpuShape {
+        GpuShape {
+            sms: 132,
+            sm90a: true,
+            smem_per_sm: 228 * 1024,
+        }
+    }
+}
+
+/// The current context's GPU (loads the driver: `BLASST_ERROR_NO_DEVICE` without one).
+pub fn gpu_shape() -> Result<GpuShape> {
+    probe()?;
+    Ok(current_ctx()?.shape)
+}
+
+/// CTAs of the decode kernel that runs a call of `block_m` packed rows at `head_dim` that fit on
+/// one multiprocessor of `g`: the kernel's launch bounds (which cap its registers for that
+/// many) and its shared memory (plus its few static bytes and the 1 KB the driver reserves per
+/// CTA). Reads `BLASST_DECODE_KERNEL` like the launch, so plan and kernel agree.
+pub fn decode_ctas_per_sm(g: &GpuShape, head_dim: usize, block_m: u32) -> usize {
+    let (bounds, smem) = if use_sm90_decode(g.sm90a, block_m, head_dim) {
+        (
+            nvrtc::decode90_ctas_per_sm(head_dim),
+            decode90_smem(head_dim),
+        )
+    } else {
+        (
+            nvrtc::DECODE_CTAS_PER_SM,
+            decode_smem(head_dim, block_m as usize),
+        )
+    };
+    bounds.min(g.smem_per_sm / (smem + 2048 + 1024)).max(1)
 }
 
 fn current_ctx() -> Result<Ctx> {
@@ -111,15 +163,23 @@ fn current_ctx() -> Result<Ctx> {
             ),
             "cuDeviceGetAttribute",
         )?;
-        let mut max_smem = 0;
-        check(
-            cu::cuDeviceGetAttribute(
+        let (mut max_smem, mut sms, mut smem_per_sm) = (0, 0, 0);
+        for (v, a) in [
+            (
                 &mut max_smem,
                 cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                dev,
             ),
-            "cuDeviceGetAttribute",
-        )?;
+            (
+                &mut sms,
+                cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            ),
+            (
+                &mut smem_per_sm,
+                cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+            ),
+        ] {
+            check(cu::cuDeviceGetAttribute(v, a, dev), "cuDeviceGetAttribute")?;
+        }
         if major < 8 {
             return Err(Error::Unsupported(format!(
                 "compute capability {major}.{minor}: blasst needs 8.0 or newer"
@@ -137,6 +197,11 @@ fn current_ctx() -> Result<Ctx> {
             pdl: major >= 9 && pdl_enabled(),
             clusters: major >= 9 && cluster_merge_enabled(),
             max_smem: max_smem.max(0) as usize,
+            shape: GpuShape {
+                sms: sms.max(1) as usize,
+                sm90a: major == 9,
+                smem_per_sm: smem_per_sm.max(0) as usize,
+            },
         })
     }
 }
@@ -354,10 +419,8 @@ fn use_sm90_prefill(arch: &str) -> bool {
 
 /// Whether decode runs kernels/decode_sm90.cu: on sm_90a for up to `decode90_max_rows` packed
 /// rows, unless `BLASST_DECODE_KERNEL=mma`.
-fn use_sm90_decode(arch: &str, block_m: u32, head_dim: usize) -> bool {
-    arch == "sm_90a"
-        && block_m <= nvrtc::decode90_max_rows(head_dim)
-        && !mma_forced("BLASST_DECODE_KERNEL")
+fn use_sm90_decode(sm90a: bool, block_m: u32, head_dim: usize) -> bool {
+    sm90a && block_m <= nvrtc::decode90_max_rows(head_dim) && !mma_forced("BLASST_DECODE_KERNEL")
 }
 
 /// Must match the layout in kernels/decode_sm90.cu: K and V buffers of 64 swizzled rows, the
@@ -651,7 +714,7 @@ unsafe fn launch_call(
         }
         Phase::Decode => {
             let splits = d.plan.num_kv_splits as usize;
-            let sm90 = use_sm90_decode(&ctx.arch, d.plan.block_m, d.head_dim);
+            let sm90 = use_sm90_decode(ctx.shape.sm90a, d.plan.block_m, d.head_dim);
             let (v, smem, max_smem, threads, grid) = if sm90 {
                 let smem = decode90_smem(d.head_dim);
                 // kernels/decode_sm90.cu: the KV heads of one split are neighbouring CTAs.
@@ -941,13 +1004,20 @@ mod tests {
                 prefill_sm90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
                 "prefill90 d = {d}"
             );
-            // Two CTAs per SM at d <= 128 (the decode plan's 264 work units are one wave), one
-            // at d = 256 (kernels/decode_sm90.cu's launch bounds).
-            let ctas = if d <= 128 { 2 } else { 1 };
             assert!(
-                decode90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA / ctas,
-                "decode90 d = {d}: {ctas} CTAs/SM"
+                decode90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
+                "decode90 d = {d}"
             );
+            // On an H100/H200 the Hopper decode kernel's shared memory holds as many CTAs per
+            // SM as its launch bounds (3 at d = 64, 2 at d = 128, 1 at d = 256): the decode
+            // plan's wave is what runs.
+            for rows in [1, 8, nvrtc::decode90_max_rows(d)] {
+                assert_eq!(
+                    decode_ctas_per_sm(&GpuShape::nominal(), d, rows),
+                    nvrtc::decode90_ctas_per_sm(d),
+                    "decode90 d = {d}, {rows} rows"
+                );
+            }
             assert!(
                 prefill_smem(d) + 2048 <= SM80_MAX_SMEM_PER_CTA,
                 "prefill d = {d}"

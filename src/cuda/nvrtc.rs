@@ -54,6 +54,22 @@ pub fn decode90_max_rows(head_dim: usize) -> u32 {
     if head_dim <= 128 { 16 } else { 8 }
 }
 
+/// CTAs of the portable decode kernel per SM it is built for (its launch bounds; its shared
+/// memory may allow fewer: `cuda::decode_ctas_per_sm`).
+pub const DECODE_CTAS_PER_SM: usize = 2;
+
+/// CTAs of the Hopper decode kernel per SM (its launch bounds, so ptxas keeps the registers to
+/// that many; its shared memory, `decode90_smem`, fits them on sm_90): 3 at d = 64 (9 buffers
+/// of 8 KB each; measured on the H200 against 2, which the decode plan had sized its splits for:
+/// 16 x 16K 1.26x faster, bench/RESULTS.md session 12), 2 at d = 128, 1 at d = 256.
+pub fn decode90_ctas_per_sm(head_dim: usize) -> usize {
+    match head_dim {
+        ..=64 => 3,
+        65..=128 => 2,
+        _ => 1,
+    }
+}
+
 /// Pipeline of the Hopper decode kernel (kernels/decode_sm90.cu): K tiles in flight and the
 /// tiles between a tile's decision and its P V. Defaults (3, 2) at d = 128 and (5, 3) at d = 64
 /// keep two CTAs per SM; at d = 256, (3, 2) is six 32 KB buffers, one CTA per SM with as many
@@ -145,7 +161,7 @@ impl Variant {
         let (kslots, lag) = decode90_config(self.head_dim as usize);
         let (slots, slot_keys) = prefill90_ring(self.head_dim as usize);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {DECODE_CTAS_PER_SM}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
@@ -160,6 +176,7 @@ impl Variant {
             kslots,
             lag,
             decode90_evict_first() as u32,
+            decode90_ctas_per_sm(self.head_dim as usize),
         )
     }
 

@@ -44,7 +44,9 @@ pub unsafe extern "C" fn blasst_attn_run(
     boundary(|| unsafe { attn::run(params(p)?, cuda_stream) })
 }
 
-/// Bytes of workspace the call needs (0 when none); `*bytes` is written on success only.
+/// Bytes of workspace the call needs (0 when none); `*bytes` is written on success only. For a
+/// CUDA decode call the size is for the current context's GPU (the plan's KV splits fill one
+/// wave of its multiprocessors): ask on the GPU the call runs on.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn blasst_attn_workspace_size(
     p: *const AttnParams,
@@ -58,7 +60,10 @@ pub unsafe extern "C" fn blasst_attn_workspace_size(
     })
 }
 
-/// The plan the call runs with (block sizes, KV order, splits). `out->struct_size` is set.
+/// The plan the call runs with (block sizes, KV order, splits). `out->struct_size` is set. A
+/// CUDA decode call's KV splits are made for the current context's GPU (needs the driver:
+/// BLASST_ERROR_NO_DEVICE without one); pass the plan to a CPU call (`params.plan`) to
+/// reproduce that GPU's skip decisions. A CPU call's default plan is an H100/H200's.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn blasst_attn_plan(
     p: *const AttnParams,

@@ -290,6 +290,8 @@ pub struct RunOut {
     pub o: Vec<f32>,
     pub lse: Vec<f32>,
     pub stats: [u64; 2],
+    /// The plan the call ran (`blasst_attn_plan` of its parameters).
+    pub plan: AttnPlanInfo,
 }
 
 /// Runs the built call with output type T, poisoned outputs, optional plan and factor.
@@ -318,11 +320,13 @@ pub fn run<T: Elem>(
     if let Some(pl) = plan {
         p.plan = pl;
     }
+    let plan = blasst::attn::plan(&p)?;
     unsafe { blasst::attn::run(&p, std::ptr::null_mut())? };
     Ok(RunOut {
         o: o.iter().map(|x| x.to_f32()).collect(),
         lse,
         stats,
+        plan,
     })
 }
 
@@ -338,20 +342,6 @@ fn set_host_index_ptrs(bt: &Built, p: &mut AttnParams) {
     if !bt.table.is_empty() {
         p.block_table = bt.table.as_ptr();
     }
-}
-
-/// The default plan of `bt`'s call (`blasst_attn_plan`; it reads no tensor data).
-pub fn plan_of(bt: &Built) -> AttnPlanInfo {
-    let mut p = bt.params;
-    let mut o = vec![0f32; bt.o_len];
-    (p.q, p.k, p.v, p.o) = (
-        bt.q.as_ptr().cast(),
-        bt.k.as_ptr().cast(),
-        bt.v.as_ptr().cast(),
-        o.as_mut_ptr().cast(),
-    );
-    set_host_index_ptrs(bt, &mut p);
-    blasst::attn::plan(&p).unwrap()
 }
 
 /// Max |out - ref| over every written row, asserting every row was written.
