@@ -146,40 +146,13 @@ fn current_ctx() -> Result<Ctx> {
         }
         let mut dev = 0;
         check(cu::cuCtxGetDevice(&mut dev), "cuCtxGetDevice")?;
-        let (mut major, mut minor) = (0, 0);
-        check(
-            cu::cuDeviceGetAttribute(
-                &mut major,
-                cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                dev,
-            ),
-            "cuDeviceGetAttribute",
-        )?;
-        check(
-            cu::cuDeviceGetAttribute(
-                &mut minor,
-                cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                dev,
-            ),
-            "cuDeviceGetAttribute",
-        )?;
-        let (mut max_smem, mut sms, mut smem_per_sm) = (0, 0, 0);
-        for (v, a) in [
-            (
-                &mut max_smem,
-                cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-            ),
-            (
-                &mut sms,
-                cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-            ),
-            (
-                &mut smem_per_sm,
-                cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
-            ),
-        ] {
-            check(cu::cuDeviceGetAttribute(v, a, dev), "cuDeviceGetAttribute")?;
-        }
+        let DeviceInfo {
+            major,
+            minor,
+            max_smem,
+            sms,
+            smem_per_sm,
+        } = device_info(dev)?;
         if major < 8 {
             return Err(Error::Unsupported(format!(
                 "compute capability {major}.{minor}: blasst needs 8.0 or newer"
@@ -204,6 +177,47 @@ fn current_ctx() -> Result<Ctx> {
             },
         })
     }
+}
+
+/// The attributes of a device that blasst reads, asked once per device (a decode call reads
+/// them twice: for its plan and for its launch).
+#[derive(Clone, Copy)]
+struct DeviceInfo {
+    major: i32,
+    minor: i32,
+    max_smem: i32,
+    sms: i32,
+    smem_per_sm: i32,
+}
+
+fn device_info(dev: cu::CUdevice) -> Result<DeviceInfo> {
+    static CACHE: OnceLock<RwLock<HashMap<cu::CUdevice, DeviceInfo>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(&i) = cache.read().unwrap_or_else(|e| e.into_inner()).get(&dev) {
+        return Ok(i);
+    }
+    let attr = |a: cu::CUdevice_attribute| -> Result<i32> {
+        let mut v = 0;
+        // SAFETY: an attribute query on a device ordinal the driver gave us.
+        check(
+            unsafe { cu::cuDeviceGetAttribute(&mut v, a, dev) },
+            "cuDeviceGetAttribute",
+        )?;
+        Ok(v)
+    };
+    use cu::CUdevice_attribute as A;
+    let i = DeviceInfo {
+        major: attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+        minor: attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+        max_smem: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
+        sms: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+        smem_per_sm: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?,
+    };
+    cache
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(dev, i);
+    Ok(i)
 }
 
 /// `BLASST_PDL=0` turns programmatic dependent launch off (a diagnostic and benchmark switch,
