@@ -1006,7 +1006,7 @@ mod tests {
 
     /// Every kernel's dynamic shared memory plus its few static bytes (mbarriers, vote and
     /// count scratch, the sweep's per-warp counters: < 2 KB) must fit the 227 KB a CTA may use
-    /// on sm_90 (the Hopper decode kernel runs two CTAs per SM at d <= 128). The portable
+    /// on sm_90 (the Hopper decode kernel runs 3 / 2 / 1 CTAs per SM at d = 64 / 128 / 256). The portable
     /// kernels also fit sm_80's 163 KB, except decode at d = 256 with more than 32 packed rows
     /// (refused there with BLASST_ERROR_UNSUPPORTED).
     #[test]

@@ -71,10 +71,11 @@ pub fn decode90_ctas_per_sm(head_dim: usize) -> usize {
 }
 
 /// Pipeline of the Hopper decode kernel (kernels/decode_sm90.cu): K tiles in flight and the
-/// tiles between a tile's decision and its P V. Defaults (3, 2) at d = 128 and (5, 3) at d = 64
-/// keep two CTAs per SM; at d = 256, (3, 2) is six 32 KB buffers, one CTA per SM with as many
-/// bytes in flight per SM as d = 128's two. `BLASST_DECODE90=K,LAG` overrides them for tuning
-/// experiments.
+/// tiles between a tile's decision and its P V. Defaults: (3, 2) at d = 128, six 16 KB buffers,
+/// two CTAs per SM; (5, 3) at d = 64, nine 8 KB buffers, three CTAs per SM; (3, 2) at d = 256,
+/// six 32 KB buffers, one CTA per SM with as many bytes in flight per SM as d = 128's two
+/// (`decode90_ctas_per_sm`). `BLASST_DECODE90=K,LAG` overrides them for tuning experiments (the
+/// decode plan then counts the CTAs that fit: `cuda::decode_ctas_per_sm`).
 pub fn decode90_config(head_dim: usize) -> (usize, usize) {
     static OVERRIDE: OnceLock<Option<(usize, usize)>> = OnceLock::new();
     let o = *OVERRIDE.get_or_init(|| {
