@@ -787,3 +787,23 @@ fn merge_states_case(d: usize) {
     let st = merge_host(0, &mut cpu_out, &mut cpu_lse);
     assert_eq!(st, blasst_status::BLASST_ERROR_INVALID_ARGUMENT);
 }
+
+/// The decode plan sizes its KV splits for one wave of the decode kernel's CTAs, counting the
+/// CTAs per SM from the kernel's launch bounds and shared memory: the driver reports the same
+/// for every decode specialisation at every packed-row count this GPU runs it for.
+#[test]
+fn decode_plan_counts_the_ctas_the_driver_fits() {
+    if !gpu() {
+        return;
+    }
+    let report = blasst::cuda::decode_occupancy_report().unwrap();
+    assert!(report.len() >= 24, "{} entries", report.len());
+    let wrong: Vec<_> = report
+        .iter()
+        .filter(|(_, driver, plan)| driver != plan)
+        .collect();
+    for (name, driver, plan) in &report {
+        println!("{name}: driver {driver}, plan {plan}");
+    }
+    assert!(wrong.is_empty(), "CTAs per SM, driver vs plan: {wrong:?}");
+}

@@ -106,16 +106,77 @@ impl GpuShape {
     }
 }
 
+/// For every decode specialisation the current GPU runs, at each packed-row count it runs it
+/// for: (name and rows, the CTAs per SM the driver reports, what the decode plan counts:
+/// `decode_ctas_per_sm`). The GPU tests require the two to agree, so a kernel change that
+/// costs occupancy (or a plan that leaves CTA slots empty) fails there.
+pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
+    probe()?;
+    let ctx = current_ctx()?;
+    let mut out = vec![];
+    for v in Variant::all() {
+        if !matches!(v.family, Family::Decode | Family::DecodeSm90) || !v.supports(&ctx.arch) {
+            continue;
+        }
+        let hd = v.head_dim as usize;
+        for rows in [4u32, 8, 16, 32, 64] {
+            let sm90 = use_sm90_decode(ctx.shape.sm90a, rows, hd);
+            if sm90 != (v.family == Family::DecodeSm90) {
+                continue;
+            }
+            let (smem, max_smem, threads) = if sm90 {
+                (decode90_smem(hd), decode90_smem(hd), DECODE_SM90_THREADS)
+            } else {
+                (
+                    decode_smem(hd, rows as usize),
+                    decode_smem(hd, 64),
+                    DECODE_THREADS,
+                )
+            };
+            if smem > ctx.max_smem {
+                continue; // refused on this GPU (check_smem)
+            }
+            let f = function(&ctx, &v, max_smem.min(ctx.max_smem))?;
+            let mut n = 0;
+            // SAFETY: an occupancy query on a loaded function.
+            check(
+                unsafe {
+                    cu::cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                        &mut n,
+                        f.0,
+                        threads as i32,
+                        smem,
+                    )
+                },
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+            )?;
+            out.push((
+                format!("{} rows {rows}", v.name()),
+                n.max(0) as usize,
+                decode_ctas_per_sm(&ctx.shape, hd, rows),
+            ));
+        }
+    }
+    Ok(out)
+}
+
 /// The current context's GPU (loads the driver: `BLASST_ERROR_NO_DEVICE` without one).
 pub fn gpu_shape() -> Result<GpuShape> {
     probe()?;
     Ok(current_ctx()?.shape)
 }
 
+/// The most static shared memory of a decode kernel (the sweep's counters; ptxas reports 0, 128
+/// or 256 bytes) and what the driver reserves per CTA on sm_80 and newer.
+const DECODE_STATIC_SMEM: usize = 256;
+const RESERVED_SMEM_PER_CTA: usize = 1024;
+
 /// CTAs of the decode kernel that runs a call of `block_m` packed rows at `head_dim` that fit on
 /// one multiprocessor of `g`: the kernel's launch bounds (which cap its registers for that
-/// many) and its shared memory (plus its few static bytes and the 1 KB the driver reserves per
-/// CTA). Reads `BLASST_DECODE_KERNEL` like the launch, so plan and kernel agree.
+/// many) and its shared memory (plus its static bytes and the driver's reserve per CTA); the
+/// GPU test `decode_plan_counts_the_ctas_the_driver_fits` checks every decode specialisation
+/// against the driver's occupancy. Reads `BLASST_DECODE_KERNEL` like the launch, so plan and
+/// kernel agree.
 pub fn decode_ctas_per_sm(g: &GpuShape, head_dim: usize, block_m: u32) -> usize {
     let (bounds, smem) = if use_sm90_decode(g.sm90a, block_m, head_dim) {
         (
@@ -128,7 +189,9 @@ pub fn decode_ctas_per_sm(g: &GpuShape, head_dim: usize, block_m: u32) -> usize 
             decode_smem(head_dim, block_m as usize),
         )
     };
-    bounds.min(g.smem_per_sm / (smem + 2048 + 1024)).max(1)
+    bounds
+        .min(g.smem_per_sm / (smem + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA))
+        .max(1)
 }
 
 fn current_ctx() -> Result<Ctx> {
