@@ -48,7 +48,7 @@ pub struct Variant {
 
 /// The most packed rows (query tokens x query heads per KV head) the Hopper decode kernel takes:
 /// 16 (two 8-row MMA tiles), at d = 256 8 (one tile: with two, Q^T and O^T in registers for
-/// the whole kernel need 255 registers and spill; with one, 189-220 and no spill). Calls with
+/// the whole kernel need 255 registers and spill; with one, 189-226 and no spill). Calls with
 /// more rows run the portable decode kernel.
 pub fn decode90_max_rows(head_dim: usize) -> u32 {
     if head_dim <= 128 { 16 } else { 8 }
