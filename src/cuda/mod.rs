@@ -120,23 +120,11 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
         }
         let hd = v.head_dim as usize;
         for rows in [4u32, 8, 16, 32, 64] {
-            let sm90 = use_sm90_decode(ctx.shape.sm90a, rows, hd);
-            if sm90 != (v.family == Family::DecodeSm90) {
-                continue;
+            let k = decode_kernel(ctx.shape.sm90a, rows, hd);
+            if k.family != v.family || k.smem > ctx.max_smem {
+                continue; // another kernel's rows, or refused on this GPU (check_smem)
             }
-            let (smem, max_smem, threads) = if sm90 {
-                (decode90_smem(hd), decode90_smem(hd), DECODE_SM90_THREADS)
-            } else {
-                (
-                    decode_smem(hd, rows as usize),
-                    decode_smem(hd, 64),
-                    DECODE_THREADS,
-                )
-            };
-            if smem > ctx.max_smem {
-                continue; // refused on this GPU (check_smem)
-            }
-            let f = function(&ctx, &v, max_smem.min(ctx.max_smem))?;
+            let f = function(&ctx, &v, k.max_smem.min(ctx.max_smem))?;
             let mut n = 0;
             // SAFETY: an occupancy query on a loaded function.
             check(
@@ -144,8 +132,8 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
                     cu::cuOccupancyMaxActiveBlocksPerMultiprocessor(
                         &mut n,
                         f.0,
-                        threads as i32,
-                        smem,
+                        k.threads as i32,
+                        k.smem,
                     )
                 },
                 "cuOccupancyMaxActiveBlocksPerMultiprocessor",
@@ -166,6 +154,39 @@ pub fn gpu_shape() -> Result<GpuShape> {
     Ok(current_ctx()?.shape)
 }
 
+/// The decode kernel a call of `block_m` packed rows at `head_dim` runs on a GPU like `sm90a`,
+/// as the launch, the plan's CTA count and the occupancy report all see it.
+struct DecodeKernel {
+    family: Family,
+    /// Dynamic shared memory of this call, and the most any call of this kernel at `head_dim`
+    /// takes (what its function is set up for).
+    smem: usize,
+    max_smem: usize,
+    threads: u32,
+    /// CTAs per SM its launch bounds are written for.
+    bounds: usize,
+}
+
+fn decode_kernel(sm90a: bool, block_m: u32, head_dim: usize) -> DecodeKernel {
+    if use_sm90_decode(sm90a, block_m, head_dim) {
+        DecodeKernel {
+            family: Family::DecodeSm90,
+            smem: decode90_smem(head_dim),
+            max_smem: decode90_smem(head_dim),
+            threads: DECODE_SM90_THREADS,
+            bounds: nvrtc::decode90_ctas_per_sm(head_dim),
+        }
+    } else {
+        DecodeKernel {
+            family: Family::Decode,
+            smem: decode_smem(head_dim, block_m as usize),
+            max_smem: decode_smem(head_dim, 64),
+            threads: DECODE_THREADS,
+            bounds: nvrtc::DECODE_CTAS_PER_SM,
+        }
+    }
+}
+
 /// The most static shared memory of a decode kernel (the sweep's counters; ptxas reports 0, 128
 /// or 256 bytes) and what the driver reserves per CTA on sm_80 and newer.
 const DECODE_STATIC_SMEM: usize = 256;
@@ -178,19 +199,9 @@ const RESERVED_SMEM_PER_CTA: usize = 1024;
 /// against the driver's occupancy. Reads `BLASST_DECODE_KERNEL` like the launch, so plan and
 /// kernel agree.
 pub fn decode_ctas_per_sm(g: &GpuShape, head_dim: usize, block_m: u32) -> usize {
-    let (bounds, smem) = if use_sm90_decode(g.sm90a, block_m, head_dim) {
-        (
-            nvrtc::decode90_ctas_per_sm(head_dim),
-            decode90_smem(head_dim),
-        )
-    } else {
-        (
-            nvrtc::DECODE_CTAS_PER_SM,
-            decode_smem(head_dim, block_m as usize),
-        )
-    };
-    bounds
-        .min(g.smem_per_sm / (smem + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA))
+    let k = decode_kernel(g.sm90a, block_m, head_dim);
+    k.bounds
+        .min(g.smem_per_sm / (k.smem + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA))
         .max(1)
 }
 
@@ -791,21 +802,14 @@ unsafe fn launch_call(
         }
         Phase::Decode => {
             let splits = d.plan.num_kv_splits as usize;
-            let sm90 = use_sm90_decode(ctx.shape.sm90a, d.plan.block_m, d.head_dim);
-            let (v, smem, max_smem, threads, grid) = if sm90 {
-                let smem = decode90_smem(d.head_dim);
+            let k = decode_kernel(ctx.shape.sm90a, d.plan.block_m, d.head_dim);
+            let sm90 = k.family == Family::DecodeSm90;
+            let (v, smem, max_smem, threads) = (variant(k.family), k.smem, k.max_smem, k.threads);
+            let grid = if sm90 {
                 // kernels/decode_sm90.cu: the KV heads of one split are neighbouring CTAs.
-                let grid = (d.hkv as u32, splits as u32, d.batch as u32);
-                let v = variant(Family::DecodeSm90);
-                (v, smem, smem, DECODE_SM90_THREADS, grid)
+                (d.hkv as u32, splits as u32, d.batch as u32)
             } else {
-                (
-                    variant(Family::Decode),
-                    decode_smem(d.head_dim, d.plan.block_m as usize),
-                    decode_smem(d.head_dim, 64),
-                    DECODE_THREADS,
-                    (splits as u32, d.hkv as u32, d.batch as u32),
-                )
+                (splits as u32, d.hkv as u32, d.batch as u32)
             };
             // The portable kernel's shared memory grows with the packed rows (at d = 256 and
             // more than 32 rows it exceeds the 163 KB an sm_80 block may use): the function is
