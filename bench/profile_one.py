@@ -3,7 +3,8 @@ Skip-Softmax on structured inputs (~70 % skipped) and 1 x 128K dense (32/8 heads
 dense prefill on random inputs and one Skip-Softmax prefill on structured inputs with ~90 %
 skipped tiles (S = 8K, 32 heads); `prefill-nothing`: dense prefill, then the Skip-Softmax kernel
 with a factor that skips nothing, on the same random inputs (S = 8K); `sdpa-decode`: PyTorch SDPA on the 16 x 32K decode inputs, then
-blasst on the same size. All bf16, d = 128. For example
+blasst on the same size; `decode-wide`: 4 x 32K, 4 tokens x 32/4 heads (32 packed rows), dense and
+~70 % skipped. All bf16, d = 128. For example
 ncu -k regex:prefill90 python3 bench/profile_one.py target/device/libblasst.so prefill"""
 import os
 import sys
@@ -19,14 +20,14 @@ what = sys.argv[2] if len(sys.argv) > 2 else "all"
 D = 128
 
 
-def decode(B, L, hot):
+def decode(B, L, hot, HKV=8, LQ=1):
     if hot is None:
-        q = torch.randn(B, 1, 32, D, device="cuda", dtype=torch.bfloat16)
-        k = torch.randn(B, L, 8, D, device="cuda", dtype=torch.bfloat16)
-        v = torch.randn(B, L, 8, D, device="cuda", dtype=torch.bfloat16)
+        q = torch.randn(B, LQ, 32, D, device="cuda", dtype=torch.bfloat16)
+        k = torch.randn(B, L, HKV, D, device="cuda", dtype=torch.bfloat16)
+        v = torch.randn(B, L, HKV, D, device="cuda", dtype=torch.bfloat16)
     else:
-        q, k, v = structured(B, L, 32, 8, D, hot, seed=L + B, Sq=1, spread=True)
-    o = torch.empty(B, 1, 32, D, device="cuda", dtype=torch.bfloat16)
+        q, k, v = structured(B, L, 32, HKV, D, hot, seed=L + B, Sq=LQ, spread=True)
+    o = torch.empty(B, LQ, 32, D, device="cuda", dtype=torch.bfloat16)
     stats = torch.zeros(2, dtype=torch.int64, device="cuda")
     p = bl.params(q, k, v, o, factor=0.0 if hot is None else 1e-3 * L, stats=stats)
     for _ in range(2):
@@ -46,6 +47,10 @@ if what == "sdpa-decode":
         sdpa(q, k, v, False, [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION])
     torch.cuda.synchronize()
     decode(16, 32768, None)
+if what == "decode-wide":
+    # 4 tokens x GQA 8 = 32 packed rows (the wide Hopper decode kernel), dense then ~70 % skipped.
+    decode(4, 32768, None, HKV=4, LQ=4)
+    decode(4, 32768, 0.25, HKV=4, LQ=4)
 if what in ("all", "decode"):
     decode(16, 32768, None)
     decode(16, 32768, 0.25)

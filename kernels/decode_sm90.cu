@@ -173,8 +173,8 @@ DEVI float2 ld_dsmem2(u32 a) {
 // splits' rows over distributed shared memory, and writes O and LSE. The second barrier keeps
 // every CTA's shared memory alive until the others have read it. Saves the merge kernel, its
 // dependent launch and the workspace round trip (same arithmetic as kernels/merge.cu).
-DEVI void cluster_merge_splits(const KernelParams &p, const Seq &s, int b, int kh, int split, int R, const float *cm_o,
-                               const float *cm_lse) {
+DEVI void cluster_merge_splits(const KernelParams &p, const Seq &s, int b, int kh, int r0, int split, int R,
+                               const float *cm_o, const float *cm_lse) {
   cluster_sync();
   const int S = p.num_splits, G = p.group;
   const int mine = split < R ? (R - split + S - 1) / S : 0;
@@ -192,7 +192,7 @@ DEVI void cluster_merge_splits(const KernelParams &p, const Seq &s, int b, int k
       a1 += w * x.y;
     }
     const float inv = sum > 0.f ? 1.f / sum : 0.f;
-    const int tok = row / G, head = kh * G + row % G;
+    const int tok = (r0 + row) / G, head = kh * G + (r0 + row) % G;
     u16 *dst = p.o + q_offset(p, s, b, tok, head, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
     *(u32 *)(dst + c) = pack2(a0 * inv, a1 * inv);
     if (p.lse && c == 0) p.lse[(i64)(s.q_start + tok) * p.hq + head] = lse_of(mx, sum);
@@ -203,13 +203,18 @@ DEVI void cluster_merge_splits(const KernelParams &p, const Seq &s, int b, int k
 template <int NT>
 DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  // Grid (KV heads, splits, batch): the CTAs that run together read whole K/V rows (all heads
-  // of the same keys) rather than one head's slice of many rows (1-2 % at batch 1, measured).
-  const int kh = blockIdx.x, split = blockIdx.y, b = blockIdx.z;
-  const Seq s = load_seq(p, b);
+  // Grid (KV heads x row tiles, splits, batch): the CTAs that run together read whole K/V rows
+  // (all heads of the same keys) rather than one head's slice of many rows (1-2 % at batch 1,
+  // measured), and the row tiles of one KV head are neighbours, so that all but the first read
+  // its K and V from L2. The plan cuts the packed rows (query tokens x the query heads of a KV
+  // head) into row tiles of at most MAXR (8 at d = 256) rows: this CTA's are r0 ... r0 + R - 1.
   const int G = p.group;
-  const int R = s.lq * G;
-  if (R == 0) return;
+  const int row_tiles = (p.max_lq * G + p.block_m - 1) / p.block_m;
+  const int kh = blockIdx.x / row_tiles, split = blockIdx.y, b = blockIdx.z;
+  const int r0 = (blockIdx.x % row_tiles) * p.block_m;
+  const Seq s = load_seq(p, b);
+  const int R = min(s.lq * G - r0, p.block_m);
+  if (R <= 0) return;  // a shorter sequence of a ragged batch (the whole cluster returns)
 
   // Shared layout (host: decode90_smem): K buffers | V buffers | red[2][DWARPS][MAXR] |
   // mbarriers kfull[KSLOTS], vfull[VSLOTS].
@@ -249,7 +254,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   for (int nt = 0; nt < NT; ++nt) {
     const int r = nt * 8 + lane / 4;
     const bool valid = r < R;
-    const u16 *q = p.q + (valid ? q_offset(p, s, b, r / G, kh * G + r % G, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
+    const u16 *q = p.q + (valid ? q_offset(p, s, b, (r0 + r) / G, kh * G + (r0 + r) % G, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
     #pragma unroll
     for (int ks = 0; ks < KSTEPS; ++ks) {
       qb[nt][ks][0] = valid ? *(const u32 *)(q + ks * 16 + 2 * (lane % 4)) : 0u;
@@ -309,7 +314,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
         #pragma unroll
         for (int e = 0; e < 2; ++e) {
           if (need_mask) {
-            const int row = nt * 8 + 2 * (lane % 4) + e;
+            const int row = r0 + nt * 8 + 2 * (lane % 4) + e;
             const int lim = p.causal ? row / G + s.lk - s.lq : s.lk - 1;
             if (!(key0 < s.lk && key0 <= lim)) S[nt][e] = NEG_INF;
             if (!(key0 + 8 < s.lk && key0 + 8 <= lim)) S[nt][2 + e] = NEG_INF;
@@ -476,7 +481,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       o1 += x.y;
     }
     const float inv = l > 0.f ? 1.f / l : 0.f;
-    const int tok = row / G, head = kh * G + row % G;
+    const int tok = (r0 + row) / G, head = kh * G + (r0 + row) % G;
     if (p.cluster_merge) {
       *(float2 *)(cm_o + row * HEAD_DIM + c) = make_float2(o0 * inv, o1 * inv);
       if (c == 0) cm_lse[row] = lse_of(fm[row] * p.scale, l);
@@ -490,7 +495,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       if (c == 0) p.ws_lse[wrow] = lse_of(fm[row] * p.scale, l);
     }
   }
-  if (p.cluster_merge) cluster_merge_splits(p, s, b, kh, split, R, cm_o, cm_lse);
+  if (p.cluster_merge) cluster_merge_splits(p, s, b, kh, r0, split, R, cm_o, cm_lse);
   flush_stats(p, (u64)n, (u64)skipped);
 #if SWEEP
   if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n);

@@ -121,9 +121,9 @@ fn max_diff(a: &[f32], b: &[f32], offs: &Built) -> f32 {
 }
 
 fn gpu_cases(dtype: u32) -> Vec<Case> {
-    // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64, 128 and 256 (on Hopper
-    // d = 256 decode of more than 8 packed rows runs the portable kernel), causal or not.
-    let shapes: [(usize, usize, &[usize], &[usize], Layout); 12] = [
+    // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64, 128 and 256, causal or
+    // not.
+    let shapes: [(usize, usize, &[usize], &[usize], Layout); 13] = [
         // prefill: padded, odd lengths (not multiples of 128), GQA 4
         (8, 2, &[300, 300], &[300, 300], Layout::Bshd),
         // prefill: Lq < Lk (prefill with cache), [b, h, s, d] layout, MQA
@@ -141,11 +141,14 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         // 19 splits: more than a cluster merges (MAX_CLUSTER_MERGE_SPLITS = 4), so the Hopper
         // kernel writes the workspace and kernels/merge.cu merges
         (8, 2, &[1], &[20000], Layout::Bshd),
-        // 2 tokens x GQA 8 = 16 rows (the largest tile of the Hopper decode kernel; at d = 256
-        // the portable kernel's, the Hopper one taking 8)
+        // 2 tokens x GQA 8 = 16 rows (the largest row tile of the Hopper decode kernel; at
+        // d = 256 two row tiles of 8, and the second sequence's second tile empty)
         (16, 2, &[2, 1], &[1900, 4100], Layout::Ragged),
-        // speculative decode: 4 tokens x GQA 8 = 32 rows; MHA decode
+        // speculative decode: 4 tokens x GQA 8 = 32 rows (on Hopper two row tiles of 16; at
+        // d = 256 and elsewhere one tile of the portable kernel); MHA decode
         (16, 2, &[4, 4], &[2500, 900], Layout::Bshd),
+        // 3 tokens x GQA 8 = 24 rows: the second row tile half full, paged
+        (16, 2, &[3, 3], &[1500, 2200], Layout::Paged(64)),
         (4, 4, &[2, 1, 2], &[700, 64, 1500], Layout::Ragged),
     ];
     let mut v = vec![];
@@ -252,6 +255,7 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         (1, 20000, 32, 8, false, 0.3, Layout::Paged(16)),
         (4, 6000, 16, 2, true, 0.2, Layout::Bshd),
         (2, 6000, 16, 2, true, 0.2, Layout::Bshd),
+        (3, 6000, 16, 2, false, 0.2, Layout::Paged(64)),
         (1, 9000, 16, 8, false, 0.25, Layout::Paged(64)),
     ]
     .iter()

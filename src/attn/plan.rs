@@ -65,7 +65,9 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
         };
     }
     let rows = d.max_lq * d.group;
-    let block_m = rows.min(DECODE_MAX_BLOCK_M);
+    // Row tiles of the decode kernel that runs the call (one tile on the portable kernel, up to
+    // four of 16 rows on Hopper's: `cuda::decode_block_m`).
+    let block_m = crate::cuda::decode_block_m(&d.gpu, d.head_dim, rows);
     let row_tiles = rows.div_ceil(block_m);
     let units = d.batch * d.hkv * row_tiles;
     let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
@@ -166,15 +168,16 @@ mod tests {
     #[test]
     fn decode_splits_fill_one_wave_of_long_splits() {
         // (batch, hq, hkv, lq, lk) -> (block_m, splits): the benchmark's decode sizes, a short
-        // cache (at least 16 tiles per split), speculative decoding, a 64-row tile.
+        // cache (at least 16 tiles per split), speculative decoding (32 rows: two row tiles of
+        // the Hopper decode kernel), 64 rows (four).
         for (b, hq, hkv, lq, lk, bm, splits) in [
             (1, 32, 8, 1, 131072, 4, 33),
             (16, 32, 8, 1, 32768, 4, 2),
             (64, 32, 8, 1, 8192, 4, 1),
             (1, 32, 8, 1, 2048, 4, 2),
             (1, 32, 8, 1, 1000, 4, 1),
-            (2, 16, 2, 4, 6000, 32, 5),
-            (1, 64, 1, 1, 50000, 64, 48),
+            (2, 16, 2, 4, 6000, 16, 5),
+            (1, 64, 1, 1, 50000, 16, 48),
         ] {
             let pl = default_plan(&desc(b, hq, hkv, lq, lk));
             assert_eq!(pl.phase, Phase::Decode.as_u32());
@@ -189,9 +192,9 @@ mod tests {
             assert!(splits == 1 || tiles / splits as usize >= DECODE_MIN_TILES_PER_SPLIT);
         }
         // One wave of the decode kernel's CTAs on an H100/H200: the Hopper kernel holds 3 per
-        // multiprocessor at d = 64 (396 units), 1 at d = 256 (132); the portable one (more than
-        // 16 packed rows, at d = 256 more than 8) 1 at d = 128 with 32 rows and at d = 256 (its
-        // shared memory).
+        // multiprocessor at d = 64 (396 units), 2 at d = 128 (264), 1 at d = 256 (132); 32 rows
+        // at d = 128 are two row tiles (64 units of 4 x 8 KV heads x 2: 4 splits), 16 rows at
+        // d = 256 two of 8 (16 units: 8 splits).
         for (hd, b, hq, lq, lk, splits) in [
             (64, 16, 32, 1, 16384, 3),
             (64, 1, 32, 1, 65536, 49),
@@ -199,7 +202,7 @@ mod tests {
             (256, 16, 32, 1, 16384, 1),
             (256, 1, 32, 1, 131072, 16),
             (256, 2, 32, 1, 32768, 8),
-            (256, 1, 128, 1, 65536, 16),
+            (256, 1, 128, 1, 65536, 8),
             (128, 4, 64, 4, 32768, 4),
         ] {
             let mut d = desc(b, hq, 8, lq, lk);
@@ -220,6 +223,24 @@ mod tests {
             smem_per_sm: 164 * 1024,
         };
         assert_eq!(default_plan(&d).num_kv_splits, 13);
+        // Row tiles on an H100/H200 (GQA 4, 1-8 tokens): at d <= 128 up to 64 rows as tiles
+        // of 16, at d = 256 up to 16 as tiles of 8, more as one tile of the portable kernel.
+        for (hd, lq, bm) in [
+            (128, 4, 16),
+            (128, 8, 16),
+            (64, 8, 16),
+            (256, 2, 8),
+            (256, 4, 8),
+            (256, 8, 32),
+        ] {
+            let mut d = desc(1, 32, 8, lq, 65536);
+            d.head_dim = hd;
+            assert_eq!(default_plan(&d).block_m, bm, "d {hd} lq {lq}");
+        }
+        // Elsewhere the portable kernel takes all packed rows as one tile: 32 rows, 1 tile.
+        let mut d = desc(2, 16, 2, 4, 6000);
+        d.gpu.sm90a = false;
+        assert_eq!(default_plan(&d).block_m, 32);
         // Prefill: one split, 16 x 64 tiles, last to first.
         let pl = default_plan(&desc(1, 32, 8, 9, 4096));
         assert_eq!(

@@ -511,6 +511,23 @@ fn use_sm90_decode(sm90a: bool, block_m: u32, head_dim: usize) -> bool {
     sm90a && block_m <= nvrtc::decode90_max_rows(head_dim) && !mma_forced("BLASST_DECODE_KERNEL")
 }
 
+/// The decode row tile (packed rows: query tokens x query heads per KV head) of a call of `rows`
+/// packed rows on a GPU like `g`. On Hopper, up to `decode90_tiled_rows` rows run the Hopper
+/// decode kernel: one tile if they fit it (`decode90_max_rows`: 16, at d = 256 8), otherwise
+/// several tiles of its size, one CTA each, reading the same K and V (the tiles of one KV head
+/// are neighbouring CTAs, so all but the first read them from L2). Otherwise all rows (at most
+/// `plan::DECODE_MAX_BLOCK_M`) are one tile of the portable kernel. Reads
+/// `BLASST_DECODE_KERNEL` like the launch.
+pub fn decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
+    let one = rows.min(crate::attn::plan::DECODE_MAX_BLOCK_M);
+    if !g.sm90a || mma_forced("BLASST_DECODE_KERNEL") || rows > nvrtc::decode90_tiled_rows(head_dim)
+    {
+        one
+    } else {
+        one.min(nvrtc::decode90_max_rows(head_dim) as usize)
+    }
+}
+
 /// Must match the layout in kernels/decode_sm90.cu: K and V buffers of 64 swizzled rows, the
 /// row-max exchange (2 x 4 warps x 16 rows) and one mbarrier per buffer.
 pub fn decode90_smem(head_dim: usize) -> usize {
@@ -806,8 +823,10 @@ unsafe fn launch_call(
             let sm90 = k.family == Family::DecodeSm90;
             let (v, smem, max_smem, threads) = (variant(k.family), k.smem, k.max_smem, k.threads);
             let grid = if sm90 {
-                // kernels/decode_sm90.cu: the KV heads of one split are neighbouring CTAs.
-                (d.hkv as u32, splits as u32, d.batch as u32)
+                // kernels/decode_sm90.cu: the KV heads (and their row tiles) of one split are
+                // neighbouring CTAs.
+                let row_tiles = (d.max_lq * d.group).div_ceil(d.plan.block_m as usize);
+                ((d.hkv * row_tiles) as u32, splits as u32, d.batch as u32)
             } else {
                 (splits as u32, d.hkv as u32, d.batch as u32)
             };
@@ -1052,7 +1071,7 @@ mod tests {
         // 2 tokens x GQA 32 = 64 packed rows.
         let mut d = crate::attn::test_desc(1, 32, 1, 2, 4096);
         d.head_dim = 256;
-        assert_eq!(d.plan.block_m, 64);
+        d.plan.block_m = 64; // the portable kernel's one tile (an sm_80 GPU's plan)
         let need = decode_smem(256, 64);
         let e = check_smem(SM80, need, &d).unwrap_err();
         assert_eq!(e.kind(), crate::StatusKind::Unsupported);

@@ -54,6 +54,16 @@ pub fn decode90_max_rows(head_dim: usize) -> u32 {
     if head_dim <= 128 { 16 } else { 8 }
 }
 
+/// The most packed rows the Hopper decode kernel runs as row tiles of `decode90_max_rows` (more
+/// run as one tile of the portable kernel): 64 at d <= 128 (four tiles), 16 at d = 256 (two).
+/// Each tile is a CTA that reads the whole K and V, the first from DRAM, the others from L2, and
+/// L2 bandwidth caps the tiles: on the H200 (bench/RESULTS.md, session 13) two tiles of 16 rows
+/// at d = 128 ran 1.69x the portable kernel, four 1.42x; at d = 64 two 1.30x, four 1.66x; at
+/// d = 256 two tiles of 8 1.17x, but four 0.86x and eight 0.71x.
+pub fn decode90_tiled_rows(head_dim: usize) -> usize {
+    if head_dim <= 128 { 64 } else { 16 }
+}
+
 /// CTAs of the portable decode kernel per SM it is built for (its launch bounds; its shared
 /// memory may allow fewer: `cuda::decode_ctas_per_sm`).
 pub const DECODE_CTAS_PER_SM: usize = 2;
