@@ -186,20 +186,22 @@ def bench_prefill(bl, sizes, rows):
             print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r.get("S") == S and r.get("causal") == causal]), flush=True)
 
 
-def bench_decode(bl, configs, rows, page_size=64):
-    Hq, Hkv, D = 32, 8, 128
+def bench_decode(bl, configs, rows, page_size=64, heads=(32, 8), lq=1, kind="decode"):
+    """Decode rows of `kind`: `lq` query tokens per sequence (lq > 1: speculative decoding,
+    lq x Hq / Hkv packed rows per KV head), `heads` = (query heads, KV heads)."""
+    (Hq, Hkv), D = heads, 128
     for B, L in configs:
         for paged in (False, True):
             kvbytes = 2 * B * L * Hkv * D * 2
-            base = dict(kind="decode", B=B, L=L, paged=paged)
+            base = dict(kind=kind, B=B, L=L, paged=paged)
             for hot in (None, 0.5, 0.25, 0.12):
                 if hot is None:
-                    q = torch.randn(B, 1, Hq, D, device="cuda", dtype=torch.bfloat16)
+                    q = torch.randn(B, lq, Hq, D, device="cuda", dtype=torch.bfloat16)
                     k = torch.randn(B, L, Hkv, D, device="cuda", dtype=torch.bfloat16)
                     v = torch.randn(B, L, Hkv, D, device="cuda", dtype=torch.bfloat16)
                 else:
-                    q, k, v = structured(B, L, Hq, Hkv, D, hot, seed=L + B, Sq=1, spread=True)
-                o = torch.empty(B, 1, Hq, D, device="cuda", dtype=torch.bfloat16)
+                    q, k, v = structured(B, L, Hq, Hkv, D, hot, seed=L + B, Sq=lq, spread=True)
+                o = torch.empty(B, lq, Hq, D, device="cuda", dtype=torch.bfloat16)
                 kw = {}
                 kk, vv = k, v
                 if paged:
@@ -254,7 +256,7 @@ def bench_decode(bl, configs, rows, page_size=64):
                 td, t = timeit_interleaved([lambda: bl.run(pd), lambda: bl.run(p)], iters=20)
                 rows.append(dict(base, impl=f"blasst skip hot={hot}", t_us=t * 1e6, gbs=kvbytes / t / 1e9,
                                  skipped=s[1] / max(1, s[0]), vs_dense=td / t, err=err, dense_us_same_input=td * 1e6))
-            print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r.get("B") == B and r.get("L") == L and r.get("paged") == paged]), flush=True)
+            print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r.get("kind") == kind and r.get("B") == B and r.get("L") == L and r.get("paged") == paged]), flush=True)
 
 
 def copy_bandwidth():
@@ -309,6 +311,10 @@ def main():
     configs = [(1, 131072), (16, 32768), (64, 8192)]
     if not a.prefill_only:
         bench_decode(bl, configs, rows)
+        # Speculative decoding: 4 query tokens x GQA 8 = 32 packed rows per KV head (on Hopper
+        # two row tiles of the Hopper decode kernel; the mma.sync row: one tile of the portable
+        # kernel).
+        bench_decode(bl, [(4, 32768)], rows, heads=(32, 4), lq=4, kind="decode-spec")
     name = os.environ.get("BENCH_NAME", "bench")
     with open(os.path.join(a.out, name + ".json"), "w") as f:
         json.dump(dict(info=info, rows=rows), f, indent=1)

@@ -10,6 +10,9 @@ TABLES = {
     "decode": ("Decode (bf16, d = 128, 32 query / 8 KV heads, 1 token)", "batch x KV | paged",
                lambda r: f"{r['B']} x {r['L']} | {int(r['paged'])}",
                "time us", lambda r: f"{r['t_us']:.0f}", "GB/s (K+V read)", lambda r: f"{r['gbs']:.0f}"),
+    "decode-spec": ("Speculative decode (bf16, d = 128, 32 query / 4 KV heads, 4 tokens = 32 packed rows)",
+                    "batch x KV | paged", lambda r: f"{r['B']} x {r['L']} | {int(r['paged'])}",
+                    "time us", lambda r: f"{r['t_us']:.0f}", "GB/s (K+V read once)", lambda r: f"{r['gbs']:.0f}"),
 }
 
 
@@ -39,6 +42,9 @@ def main(path):
     table(d["rows"], "prefill")
     print()
     table(d["rows"], "decode")
+    if any(r["kind"] == "decode-spec" for r in d["rows"]):
+        print()
+        table(d["rows"], "decode-spec")
 
 
 if __name__ == "__main__":

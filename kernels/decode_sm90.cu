@@ -1,6 +1,8 @@
-// Decode for Hopper (sm_90a): split-KV Skip-Softmax for up to 16 packed rows (query tokens x the
-// query heads sharing a KV head). Same plan and decisions as kernels/decode.cu (64-key tiles,
-// last to first, the plan's splits); that kernel stays for more rows and for older GPUs.
+// Decode for Hopper (sm_90a): split-KV Skip-Softmax for row tiles of up to 16 packed rows (query
+// tokens x the query heads sharing a KV head; 8 at d = 256), one CTA per (KV head, row tile,
+// split, sequence): the plan cuts 17-64 rows (9-16 at d = 256) into such tiles. Same plan and
+// decisions as kernels/decode.cu (64-key tiles, last to first, the plan's splits); that kernel
+// stays for more rows and for older GPUs.
 //
 // Built to be bandwidth-bound rather than issue-bound (the portable kernel spends ~575
 // instructions per warp per tile, mostly address arithmetic and 16-byte copies):

@@ -26,8 +26,8 @@ pub enum Family {
     PrefillSm90,
     /// mma.sync decode (sm_80 and newer, any packed row count up to 64).
     Decode,
-    /// Hopper decode (sm_90a only, up to 16 packed rows; copies completed on mbarriers): same
-    /// plan and decisions as `Decode`.
+    /// Hopper decode (sm_90a only, row tiles of up to 16 packed rows; copies completed on
+    /// mbarriers): same plan and decisions as `Decode`.
     DecodeSm90,
     Merge,
     /// `blasst_merge_states` (stacked partial results, element type in and out).
@@ -49,7 +49,8 @@ pub struct Variant {
 /// The most packed rows (query tokens x query heads per KV head) the Hopper decode kernel takes:
 /// 16 (two 8-row MMA tiles), at d = 256 8 (one tile: with two, Q^T and O^T in registers for
 /// the whole kernel need 255 registers and spill; with one, 189-226 and no spill). Calls with
-/// more rows run the portable decode kernel.
+/// more rows run it as several row tiles (up to `decode90_tiled_rows`) or the portable decode
+/// kernel.
 pub fn decode90_max_rows(head_dim: usize) -> u32 {
     if head_dim <= 128 { 16 } else { 8 }
 }
