@@ -821,6 +821,16 @@ unsafe fn launch_call(
             let splits = d.plan.num_kv_splits as usize;
             let k = decode_kernel(ctx.shape.sm90a, d.plan.block_m, d.head_dim);
             let sm90 = k.family == Family::DecodeSm90;
+            // Only the Hopper kernel takes row tiles; the plan gives the portable kernel all rows
+            // as one (both read BLASST_DECODE_KERNEL: a change between the plan and the launch
+            // must not run the portable kernel on the first tile only).
+            if !sm90 && (d.plan.block_m as usize) < d.max_lq * d.group {
+                return Err(Error::Unsupported(format!(
+                    "decode plan of {} row tiles of {} rows: only the Hopper decode kernel runs row tiles (BLASST_DECODE_KERNEL changed during the call?)",
+                    (d.max_lq * d.group).div_ceil(d.plan.block_m as usize),
+                    d.plan.block_m
+                )));
+            }
             let (v, smem, max_smem, threads) = (variant(k.family), k.smem, k.max_smem, k.threads);
             let grid = if sm90 {
                 // kernels/decode_sm90.cu: the KV heads (and their row tiles) of one split are
