@@ -402,6 +402,14 @@ fn run(cli: Cli) -> blasst::Result<()> {
                 plan.num_kv_splits,
                 plan.reverse_kv
             );
+            if phase == Phase::Decode {
+                // Packed rows: query tokens x the query heads sharing a KV head.
+                let rows = seqlen_q * (q_heads / kv_heads.max(1));
+                println!(
+                    "packed rows {rows} per (sequence, KV head): {} row tile(s)",
+                    rows.div_ceil(plan.block_m)
+                );
+            }
             Ok(())
         }
     }
