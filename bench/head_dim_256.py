@@ -19,6 +19,8 @@ argv = sys.argv[1:]
 D = int(argv[argv.index("--d") + 1]) if "--d" in argv else 256
 args = [a for i, a in enumerate(argv) if not a.startswith("--") and (i == 0 or argv[i - 1] != "--d")]
 bl = Blasst(args[0] if args else "target/device/libblasst.so")
+# On Hopper each call also with the portable kernels (BLASST_*_KERNEL=mma).
+kernels = ("default", "mma") if torch.cuda.get_device_capability()[0] == 9 else ("default",)
 BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
 print(f"GPU {torch.cuda.get_device_name()}, d = {D}, bf16", flush=True)
 for S in () if "--decode-only" in sys.argv else (4096, 16384):
@@ -32,7 +34,6 @@ for S in () if "--decode-only" in sys.argv else (4096, 16384):
             sd = f"sdpa {flops / tt / 1e12:5.0f} TFLOP/s"
         except Exception as e:  # noqa: BLE001
             sd = f"sdpa: {str(e)[:80]}"
-        kernels = ("default", "mma") if torch.cuda.get_device_capability()[0] == 9 else ("default",)
         for kern in kernels:
             os.environ["BLASST_PREFILL_KERNEL"] = kern
             td, ts, frac = dense_and_skip(bl, q, k, v, o, 1e-3 * S, causal=causal)
@@ -48,7 +49,6 @@ for B, L in ((1, 65536), (16, 16384)):
         sd = f"sdpa {gb / tt:5.0f} GB/s"
     except Exception as e:  # noqa: BLE001
         sd = f"sdpa: {str(e)[:80]}"
-    kernels = ("default", "mma") if torch.cuda.get_device_capability()[0] == 9 else ("default",)
     for kern in kernels:
         os.environ["BLASST_DECODE_KERNEL"] = kern
         td, ts, frac = dense_and_skip(bl, q, k, v, o, 1e-3 * L, workspace=True, iters=20)

@@ -520,11 +520,13 @@ fn use_sm90_decode(sm90a: bool, block_m: u32, head_dim: usize) -> bool {
 /// `BLASST_DECODE_KERNEL` like the launch.
 pub fn decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
     let one = rows.min(crate::attn::plan::DECODE_MAX_BLOCK_M);
-    if !g.sm90a || mma_forced("BLASST_DECODE_KERNEL") || rows > nvrtc::decode90_tiled_rows(head_dim)
+    let tile = one.min(nvrtc::decode90_max_rows(head_dim) as usize);
+    if rows <= nvrtc::decode90_tiled_rows(head_dim)
+        && use_sm90_decode(g.sm90a, tile as u32, head_dim)
     {
-        one
+        tile
     } else {
-        one.min(nvrtc::decode90_max_rows(head_dim) as usize)
+        one
     }
 }
 
@@ -821,13 +823,13 @@ unsafe fn launch_call(
             let splits = d.plan.num_kv_splits as usize;
             let k = decode_kernel(ctx.shape.sm90a, d.plan.block_m, d.head_dim);
             let sm90 = k.family == Family::DecodeSm90;
+            let row_tiles = (d.max_lq * d.group).div_ceil(d.plan.block_m as usize);
             // Only the Hopper kernel takes row tiles; the plan gives the portable kernel all rows
             // as one (both read BLASST_DECODE_KERNEL: a change between the plan and the launch
             // must not run the portable kernel on the first tile only).
-            if !sm90 && (d.plan.block_m as usize) < d.max_lq * d.group {
+            if !sm90 && row_tiles > 1 {
                 return Err(Error::Unsupported(format!(
-                    "decode plan of {} row tiles of {} rows: only the Hopper decode kernel runs row tiles (BLASST_DECODE_KERNEL changed during the call?)",
-                    (d.max_lq * d.group).div_ceil(d.plan.block_m as usize),
+                    "decode plan of {row_tiles} row tiles of {} rows: only the Hopper decode kernel runs row tiles (BLASST_DECODE_KERNEL changed during the call?)",
                     d.plan.block_m
                 )));
             }
@@ -835,7 +837,6 @@ unsafe fn launch_call(
             let grid = if sm90 {
                 // kernels/decode_sm90.cu: the KV heads (and their row tiles) of one split are
                 // neighbouring CTAs.
-                let row_tiles = (d.max_lq * d.group).div_ceil(d.plan.block_m as usize);
                 ((d.hkv * row_tiles) as u32, splits as u32, d.batch as u32)
             } else {
                 (splits as u32, d.hkv as u32, d.batch as u32)
