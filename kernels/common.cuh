@@ -19,6 +19,12 @@ typedef long long i64;
 #define NEG_INF (-__int_as_float(0x7f800000) )
 
 // Must match `KernelParams` in src/cuda/launch.rs field by field.
+// A CUtensorMap: 128 opaque bytes. TMA needs 64-byte alignment; CUDA 13's header (and cudarc's
+// CUtensorMap on the host, src/cuda/mod.rs) align it to 128, and the two layouts must agree.
+struct __align__(128) TensorMap {
+  u64 w[16];
+};
+
 struct KernelParams {
   const u16 *q, *k, *v;
   u16 *o;
@@ -45,6 +51,11 @@ struct KernelParams {
   int cluster_merge;  // decode90: the splits are one thread-block cluster and merge in it (no ws_*)
   u64 *sweep_skipped;  // [num_lambdas]
   u64 *sweep_visited;  // [1]
+  // TMA tensor maps of Q, K and V (prefill90, non-paged layouts; `tma` = 0 when the host could
+  // not encode them: the kernel then copies everything with cp.async). Encoded by
+  // src/cuda/mod.rs tensor_maps; read from the parameter space (kernels take p __grid_constant__).
+  int tma;
+  TensorMap tmap_q, tmap_k, tmap_v;
 };
 
 // Programmatic dependent launch (compute capability 9.0+; src/cuda/mod.rs `launch`): a kernel

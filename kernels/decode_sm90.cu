@@ -510,7 +510,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
 // 32 KB tile leaves one (the six buffers take 192 KB) and the kernel is built for up to 8 packed
 // rows only (one 8-row MMA tile: Q^T 32 and O^T 64 registers per thread; with 16 rows ptxas
 // needed 255 registers and spilled); the host runs the portable kernel for more.
-extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE90_CTAS_PER_SM) KERNEL_NAME(const KernelParams p) {
+extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE90_CTAS_PER_SM) KERNEL_NAME(const __grid_constant__ KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
   pdl_wait();
   // The merge kernel that follows may be scheduled now: it waits for this grid to complete.

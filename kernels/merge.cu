@@ -5,7 +5,7 @@
 
 #define MAX_MERGE_SPLITS 1024
 
-extern "C" __global__ void __launch_bounds__(HEAD_DIM) KERNEL_NAME(const KernelParams p) {
+extern "C" __global__ void __launch_bounds__(HEAD_DIM) KERNEL_NAME(const __grid_constant__ KernelParams p) {
   __shared__ float w[MAX_MERGE_SPLITS];
   __shared__ float red[HEAD_DIM / 32];
   pdl_wait();

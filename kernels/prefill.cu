@@ -41,7 +41,7 @@ DEVI void load_tile(const KernelParams &p, const Seq &s, int b, int head, u32 ds
   }
 }
 
-extern "C" __global__ void __launch_bounds__(NTHREADS, HEAD_DIM <= 128 ? 2 : 1) KERNEL_NAME(const KernelParams p) {
+extern "C" __global__ void __launch_bounds__(NTHREADS, HEAD_DIM <= 128 ? 2 : 1) KERNEL_NAME(const __grid_constant__ KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
   __shared__ u32 counts[2];  // the CTA's visited and skipped tiles
   pdl_wait();

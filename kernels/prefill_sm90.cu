@@ -14,8 +14,13 @@
 //
 // Warp specialisation (FA3's layout): a third, producer warpgroup issues every copy (Q, then K
 // and V of each visit into a ring of NB slots as soon as the slot is free) and holds few
-// registers (setmaxnreg); it publishes a visit on the slot's full mbarrier once its copies have
-// landed and are fenced to the async proxy. The two consumer warpgroups only compute: they wait
+// registers (setmaxnreg). Non-paged layouts: one producer warp, TMA (one thread issues a box of
+// 64 head columns x 64 keys per copy; the bytes complete the slot's full mbarrier), 24 registers,
+// so the consumers get 240 (session 14: dense +1-4 %, Skip-Softmax +4-10 % against two cp.async
+// teams, which also took issue slots from the consumers; bench/RESULTS.md). Paged layouts: two
+// cp.async teams of 64 threads (56 registers, consumers 224) look up each row's page and publish
+// a visit once its copies have landed and are fenced to the async proxy. The two consumer
+// warpgroups only compute: they wait
 // on the full barrier and release the slot on its empty barrier once its P V is done. The
 // consumer warpgroups take turns on the tensor cores (FA3's ping-pong, two named barriers): in
 // its turn a warpgroup issues S_t and the P V of its previous visit, then hands over, so one
@@ -49,10 +54,20 @@
 #define NH (VN / BN)            // plan tiles per visit: 2, at d = 256 1
 #define NTHREADS 384  // consumer warpgroups 0 and 1, producer warpgroup 2
 #define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
-// Registers per thread after the split (setmaxnreg; 128 x 56 + 256 x 224 = 384 x 168, what the
-// launch bounds give every thread at launch).
+// Registers per thread after the split (setmaxnreg; what the launch bounds give every thread at
+// launch is 384 x 168). Paged: two cp.async producer teams, 128 x 56 + 256 x 224. Otherwise one
+// producer warp issues TMA copies (FlashAttention-3's budget): 128 x 24 + 256 x 240.
+// A full barrier (and Q's) expects one arrival per thread of the copying team (paged) or of the
+// producer warp (TMA).
+#if PAGED
 #define PRODUCER_REGS 56
 #define CONSUMER_REGS 224
+#define FULL_ARRIVALS 64
+#else
+#define PRODUCER_REGS 24
+#define CONSUMER_REGS 240
+#define FULL_ARRIVALS 32
+#endif
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
 #define Q_BYTES (BM * HEAD_DIM * 2)
 #define KV_BYTES (VN * HEAD_DIM * 2)
@@ -137,13 +152,6 @@ template <int TB, int OFF = 0, int N> DEVI void wgmma_n128(float (&d)[N], const 
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d), "n"(TB));
 }
 
-// The producer is two teams of 64 threads (warps 0-1: even visits, 2-3: odd visits). Thread `pt`
-// (0..63) of a team copies 16-byte chunk pt % CH of rows pt / CH + i * P_RSTEP; P_RSTEP is 2
-// (d = 256), 4 (d = 128) or 8 (d = 64).
-#define PTEAM 64
-#define P_ITERS (VN * CH / PTEAM)
-#define P_RSTEP (PTEAM / CH)
-
 // Where K or V comes from: contiguous and ragged layouts: row 0 of this (sequence, KV head);
 // paged: the page pool (each row's page is looked up in the block table).
 struct KvSrc {
@@ -162,9 +170,13 @@ DEVI KvSrc kv_src(const KernelParams &p, const Seq &s, int b, int kh, const u16 
   return k;
 }
 
-DEVI void cp_async16_full(u32 dst, const void *src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
-}
+#if PAGED
+// The paged producer is two teams of 64 threads (warps 0-1: even visits, 2-3: odd visits).
+// Thread `pt` (0..63) of a team copies 16-byte chunk pt % CH of rows pt / CH + i * P_RSTEP;
+// P_RSTEP is 2 (d = 256), 4 (d = 128) or 8 (d = 64).
+#define PTEAM 64
+#define P_ITERS (VN * CH / PTEAM)
+#define P_RSTEP (PTEAM / CH)
 
 // K or V rows v * VN ... (visit v's two plan tiles) into a swizzled buffer, this producer
 // thread's share; rows at or past the sequence's end are zero-filled (only the last visit has any).
@@ -182,7 +194,6 @@ DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSr
   for (int j = 0; j < 8 / P_RSTEP; ++j) dr[j] = dst + swz128(VN, r0 + j * P_RSTEP, c) - j * P_RSTEP * 128;
 #define KV_DST(i) (dr[((i) * P_RSTEP) % 8 / P_RSTEP] + (u32)((i) * P_RSTEP * 128))
 #endif
-#if PAGED
   #pragma unroll
   for (int i = 0; i < P_ITERS; ++i) {
     const int r = r0 + i * P_RSTEP;
@@ -190,21 +201,6 @@ DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSr
     const u16 *src = valid ? k.g + kv_offset(p, s, b, j * VN + r, kh, k.bs, k.rs, k.hs) + c * 8 : k.g;
     cp_async16(KV_DST(i), src, valid);
   }
-#else
-  (void)p, (void)b, (void)kh;
-  const u16 *src = k.g + (i64)(j * VN + r0) * k.rs + c * 8;
-  const i64 step = (i64)P_RSTEP * k.rs;
-  if (rem >= VN) {
-    #pragma unroll
-    for (int i = 0; i < P_ITERS; ++i, src += step) cp_async16_full(KV_DST(i), src);
-  } else {
-    #pragma unroll
-    for (int i = 0; i < P_ITERS; ++i, src += step) {
-      const bool valid = r0 + i * P_RSTEP < rem;
-      cp_async16(KV_DST(i), valid ? (const void *)src : (const void *)k.g, valid);
-    }
-  }
-#endif
 #undef KV_DST
 }
 
@@ -218,6 +214,35 @@ DEVI void load_q(const KernelParams &p, const Seq &s, int b, int h, u32 dst, int
     cp_async16(dst + swz128(BM, r, chunk), src + chunk * 8, valid);
   }
 }
+#endif
+
+#if !PAGED
+// TMA (cp.async.bulk.tensor): one thread copies a box of a tensor map (src/cuda/mod.rs
+// tensor_maps: 4-d, innermost first: head dim, heads, rows, batch; boxes of 64 columns x 64 or
+// 128 rows, 128-byte swizzle, the layout of swz128) into shared memory; the bytes complete on
+// `bar`, which expects them through mbar_expect_tx.
+DEVI void tma_load_4d(u32 dst, const TensorMap &map, int c0, int c1, int c2, int c3, u32 bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];\n"
+      ::"r"(dst), "l"((u64)&map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(bar) : "memory");
+}
+// Arrives on `bar` and adds `bytes` to the bytes its phase waits for.
+DEVI void mbar_expect_tx(u32 bar, u32 bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+// The producer warp's cp.async copy of `rows` rows of a tile stored as swz128(rows, ...), row r
+// from src + r * rs (rows at or past `valid_rows` zero-filled): the visits and the Q tile that a
+// TMA box would read past the sequence (its last ones), or every copy when tma is 0. Not
+// unrolled: the producer has 24 registers.
+DEVI void warp_copy_rows(u32 dst, const u16 *src, i64 rs, int rows, int valid_rows, int lane) {
+  #pragma unroll 1
+  for (int i = lane; i < rows * CH; i += 32) {
+    const int r = i / CH, c = i % CH;
+    const bool valid = r < valid_rows;
+    cp_async16(dst + swz128(rows, r, c), valid ? (const void *)(src + (i64)r * rs + c * 8) : (const void *)src, valid);
+  }
+}
+#endif
 
 // Named barriers (0 is __syncthreads): 1 and 2, the tensor-core turns of the two consumer
 // warpgroups; 3, the consumers' end-of-kernel count.
@@ -227,7 +252,7 @@ DEVI void named_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id
 DEVI void named_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
 
 
-extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const KernelParams p) {
+extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __grid_constant__ KernelParams p) {
   extern __shared__ __align__(1024) unsigned char smem[];
   __shared__ __align__(8) u64 bars[2 * NB + 1];  // full[NB] | empty[NB] | Q
   __shared__ u32 counts[2];                       // the CTA's visited and skipped tiles
@@ -276,10 +301,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
 
   if (threadIdx.x == 0) {
     for (int i = 0; i < NB; ++i) {
-      mbar_init(full0 + 8 * i, PTEAM);  // one arrival per thread of the copying team when its copies land
-      mbar_init(empty0 + 8 * i, 8);        // one per consumer warp when the slot is free again
+      mbar_init(full0 + 8 * i, FULL_ARRIVALS);
+      mbar_init(empty0 + 8 * i, 8);  // one per consumer warp when the slot is free again
     }
-    mbar_init(qfull, PTEAM);
+    mbar_init(qfull, FULL_ARRIVALS);
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();  // the mbarriers (and the sweep counters) are initialised
@@ -296,6 +321,64 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
 #if HEAD_DIM > 128
     const int nv = visits();  // after the split (see the consumers')
 #endif
+#if !PAGED
+    // Non-paged layouts: one warp issues TMA copies (lane 0; the other lanes arrive), one box of
+    // 64 head columns x 64 keys (K, V) or 128 rows (Q) each; a visit or Q tile that would read
+    // past its sequence (the last ones of a sequence whose length is not a multiple of 128,
+    // where a box would read the next sequence's rows or, with seqused_kv, unwritten cache
+    // rows, whose V would reach P V as 0 x NaN) is copied by the warp with cp.async instead,
+    // zero-filled. Also the whole call when the host could not encode the maps (tma = 0).
+    if (threadIdx.x >= 2 * 128 + 32 || nv == 0) return;
+    const int lane = threadIdx.x % 32;
+    if (p.tma && r0 + BM <= s.lq) {
+      if (lane == 0) {
+        mbar_expect_tx(qfull, Q_BYTES);
+        #pragma unroll
+        for (int cb = 0; cb < HEAD_DIM / 64; ++cb)
+          tma_load_4d(sQ + (u32)(cb * BM * 128), p.tmap_q, cb * 64, h, (p.cu_q ? s.q_start : 0) + r0, p.cu_q ? 0 : b, qfull);
+      } else {
+        mbar_arrive(qfull);
+      }
+    } else {
+      warp_copy_rows(sQ, p.q + q_offset(p, s, b, r0, h, p.q_batch_stride, p.q_row_stride, p.q_head_stride), p.q_row_stride, BM, s.lq - r0, lane);
+      cp_async_commit();
+      cp_async_wait<0>();
+      fence_async_smem();
+      mbar_arrive(qfull);
+    }
+    const KvSrc ksrc = kv_src(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
+    const KvSrc vsrc = kv_src(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
+    const int row_base = p.cu_kv ? s.kv_start : 0, kb = p.cu_kv ? 0 : b;
+    for (int t = 0; t < nv; ++t) {
+      const int slot = t % NB, v = nv - 1 - t;
+      const u32 bar = full0 + 8 * slot, kd = sK + (u32)slot * KV_BYTES, vd = sV + (u32)slot * KV_BYTES;
+      if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
+      if (p.tma && s.lk - v * VN >= VN) {
+        if (lane == 0) {
+          mbar_expect_tx(bar, 2 * KV_BYTES);
+          #pragma unroll
+          for (int hf = 0; hf < NH; ++hf)
+            #pragma unroll
+            for (int cb = 0; cb < HEAD_DIM / 64; ++cb) {
+              const u32 off = (u32)(cb * VN * 128 + hf * BN * 128);
+              const int row = row_base + v * VN + hf * BN;
+              tma_load_4d(kd + off, p.tmap_k, cb * 64, kh, row, kb, bar);
+              tma_load_4d(vd + off, p.tmap_v, cb * 64, kh, row, kb, bar);
+            }
+        } else {
+          mbar_arrive(bar);
+        }
+      } else {
+        warp_copy_rows(kd, ksrc.g + (i64)v * VN * ksrc.rs, ksrc.rs, VN, s.lk - v * VN, lane);
+        warp_copy_rows(vd, vsrc.g + (i64)v * VN * vsrc.rs, vsrc.rs, VN, s.lk - v * VN, lane);
+        cp_async_commit();
+        cp_async_wait<0>();
+        fence_async_smem();
+        mbar_arrive(bar);
+      }
+    }
+    return;
+#else
     const int team = (threadIdx.x - 2 * 128) / PTEAM, pt = threadIdx.x % PTEAM;
     if (nv > 0) {
       const KvSrc ksrc = kv_src(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
@@ -314,6 +397,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const Kern
       }
     }
     return;
+#endif
   }
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGS));
 #if HEAD_DIM > 128

@@ -73,7 +73,7 @@ fn attention_kernels_wait_for_the_previous_kernel() {
     {
         let src = v.source();
         let entry = src
-            .find("KERNEL_NAME(const KernelParams p)")
+            .find("KERNEL_NAME(const __grid_constant__ KernelParams p)")
             .unwrap_or_else(|| panic!("{}: no kernel entry", v.name()));
         let body = &src[entry..];
         let wait = body

@@ -308,6 +308,14 @@ fn cluster_merge_enabled() -> bool {
     *ON.get_or_init(|| env_switch_on("BLASST_DECODE_CLUSTER_MERGE"))
 }
 
+/// `BLASST_PREFILL_TMA=0` makes the Hopper prefill kernel copy everything with cp.async instead
+/// of TMA (the path it takes when the driver refuses a tensor map; a diagnostic and test switch,
+/// read once).
+fn prefill_tma_enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| env_switch_on("BLASST_PREFILL_TMA"))
+}
+
 /// Whether the switch `name` is on: unset or anything but "0".
 fn env_switch_on(name: &str) -> bool {
     std::env::var(name).map_or(true, |v| v.trim() != "0")
@@ -461,6 +469,102 @@ struct KernelParams {
     cluster_merge: i32,
     sweep_skipped: u64,
     sweep_visited: u64,
+    /// 1: `tmaps` hold Q, K, V (the Hopper prefill kernel on a non-paged layout).
+    tma: i32,
+    tmaps: [cu::CUtensorMap; 3],
+}
+
+// kernels/common.cuh aligns its TensorMap to 128 bytes, as CUDA 13 (and cudarc) align CUtensorMap:
+// with 64 (CUDA 12's) the maps sat 64 bytes before where the host wrote them, and every TMA copy
+// faulted (illegal instruction; run 95).
+const _: () = assert!(std::mem::align_of::<cu::CUtensorMap>() == 128);
+const _: () = assert!(std::mem::offset_of!(KernelParams, tmaps) == 512);
+const _: () = assert!(std::mem::size_of::<KernelParams>() == 896);
+
+/// TMA tensor maps of Q, K and V for kernels/prefill_sm90.cu (non-paged layouts): 4-d, innermost
+/// first (head dim, heads, rows, batch), boxes of 64 head columns x 128 rows (Q) or 64 rows (K, V,
+/// a plan tile) in the kernel's tile layout (128-byte swizzle). A ragged tensor is one "batch" of
+/// batch x max-length rows: the kernel reads a box only where it lies inside its sequence (the
+/// last, partial visits and query tiles of a sequence are copied with cp.async, zero-filled), so
+/// the map's extent never decides what is read. None when the driver refuses a map (the kernel
+/// then copies everything with cp.async).
+fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
+    let encode = |ptr: *const c_void,
+                  [bs, rs, hs]: [i64; 3],
+                  heads: usize,
+                  rows: usize,
+                  ragged: bool,
+                  box_rows: u32|
+     -> Option<cu::CUtensorMap> {
+        let bytes = |x: i64| u64::try_from(x).ok().map(|x| x * 2);
+        let (dims, strides) = if ragged {
+            let rs = bytes(rs)?;
+            (
+                [d.head_dim, heads, d.batch * rows, 1].map(|x| x as u64),
+                [bytes(hs)?, rs, rs],
+            )
+        } else {
+            (
+                [d.head_dim, heads, rows, d.batch].map(|x| x as u64),
+                [bytes(hs)?, bytes(rs)?, bytes(bs)?],
+            )
+        };
+        // The driver checks alignment (16 bytes) and range; a batch of one may have stride 0.
+        let strides = strides.map(|s| if s == 0 { 16 } else { s });
+        let boxes: [u32; 4] = [64, 1, box_rows, 1];
+        let ones = [1u32; 4];
+        let mut map = cu::CUtensorMap { opaque: [0; 16] };
+        let r = unsafe {
+            cu::cuTensorMapEncodeTiled(
+                &mut map,
+                cu::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT16,
+                4,
+                ptr as *mut c_void,
+                dims.as_ptr(),
+                strides.as_ptr(),
+                boxes.as_ptr(),
+                ones.as_ptr(),
+                cu::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+                cu::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+                cu::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                cu::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+            )
+        };
+        if r != cu::CUresult::CUDA_SUCCESS {
+            crate::log::debug(&format!(
+                "cuTensorMapEncodeTiled(dims {dims:?}, strides {strides:?}): {} - the prefill copies use cp.async",
+                err_name(r)
+            ));
+            return None;
+        }
+        Some(map)
+    };
+    Some([
+        encode(
+            p.q,
+            [p.q_batch_stride, p.q_row_stride, p.q_head_stride],
+            d.hq,
+            d.max_lq,
+            d.ragged_q,
+            128,
+        )?,
+        encode(
+            p.k,
+            [p.k_batch_stride, p.k_row_stride, p.k_head_stride],
+            d.hkv,
+            d.max_lk,
+            d.ragged_kv,
+            64,
+        )?,
+        encode(
+            p.v,
+            [p.v_batch_stride, p.v_row_stride, p.v_head_stride],
+            d.hkv,
+            d.max_lk,
+            d.ragged_kv,
+            64,
+        )?,
+    ])
 }
 
 // Block sizes of the kernels (private: they are not part of the C header).
@@ -780,6 +884,8 @@ unsafe fn launch_call(
         cluster_merge: 0,
         sweep_skipped: 0,
         sweep_visited: 0,
+        tma: 0,
+        tmaps: [cu::CUtensorMap { opaque: [0; 16] }; 3],
     };
     if let Some(sw) = &sweep {
         for (dst, l) in kp.log2_lambdas.iter_mut().zip(sw.lambdas) {
@@ -814,6 +920,14 @@ unsafe fn launch_call(
                 )
             };
             check_smem(ctx.max_smem, smem, d)?;
+            if v.family == Family::PrefillSm90
+                && d.paged.is_none()
+                && prefill_tma_enabled()
+                && let Some(maps) = tensor_maps(p, d)
+            {
+                kp.tma = 1;
+                kp.tmaps = maps;
+            }
             let f = function(&ctx, &v, smem)?;
             // Both prefill kernels: 128 query rows per CTA.
             let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
