@@ -166,6 +166,22 @@ DEVI void cp_async_mbar_arrive(u32 bar) {
   asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
 }
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// TMA (cp.async.bulk.tensor, sm_90): one thread copies a box of a tensor map (src/cuda/mod.rs
+// tensor_maps: 4-d, innermost first: head dim, heads, rows, batch; boxes of 64 columns,
+// 128-byte swizzle) into shared memory; the bytes complete on `bar`, which expects them through
+// mbar_expect_tx.
+DEVI void tma_load_4d(u32 dst, const TensorMap &map, int c0, int c1, int c2, int c3, u32 bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];\n"
+      ::"r"(dst), "l"((u64)&map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(bar) : "memory");
+}
+// Arrives on `bar` and adds `bytes` to the bytes its phase waits for.
+DEVI void mbar_expect_tx(u32 bar, u32 bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+#endif
+
 DEVI void ldmatrix_x4(u32 &r0, u32 &r1, u32 &r2, u32 &r3, u32 addr) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr));

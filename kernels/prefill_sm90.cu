@@ -217,19 +217,6 @@ DEVI void load_q(const KernelParams &p, const Seq &s, int b, int h, u32 dst, int
 #endif
 
 #if !PAGED
-// TMA (cp.async.bulk.tensor): one thread copies a box of a tensor map (src/cuda/mod.rs
-// tensor_maps: 4-d, innermost first: head dim, heads, rows, batch; boxes of 64 columns x 64 or
-// 128 rows, 128-byte swizzle, the layout of swz128) into shared memory; the bytes complete on
-// `bar`, which expects them through mbar_expect_tx.
-DEVI void tma_load_4d(u32 dst, const TensorMap &map, int c0, int c1, int c2, int c3, u32 bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];\n"
-      ::"r"(dst), "l"((u64)&map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(bar) : "memory");
-}
-// Arrives on `bar` and adds `bytes` to the bytes its phase waits for.
-DEVI void mbar_expect_tx(u32 bar, u32 bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
-}
 // The producer warp's cp.async copy of `rows` rows of a tile stored as swz128(rows, ...), row r
 // from src + r * rs (rows at or past `valid_rows` zero-filled): the visits and the Q tile that a
 // TMA box would read past the sequence (its last ones), or every copy when tma is 0. Not
