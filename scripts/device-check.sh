@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Everything the GPU machine runs, in one call: GPU tests (with the default kernels, and again
-# with the portable mma.sync prefill and decode kernels on Hopper), the same under compute-sanitizer
+# with the portable mma.sync prefill and decode kernels on Hopper, and the prefill tests with
+# BLASST_PREFILL_TMA=0), the same under compute-sanitizer
 # (memcheck), the demo on the GPU, the benchmark and the head-dim-256 timings. Logs go to $OUT
 # (at most 8 files come back from the device machine: run.log, gpu_tests.log, memcheck.log,
 # bench.log, bench.json, smi.log, d256.log, the plot).
 # Build first on the CPU machine: scripts/build-device.sh (puts binaries under target/device).
-# Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER, SKIP_BENCH, BENCH_ARGS,
+# Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_NO_TMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER, SKIP_BENCH, BENCH_ARGS,
 # BENCH_TIMEOUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/blasst-out}
@@ -29,6 +30,15 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
     echo "===== BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma" >> "$OUT/gpu_tests.log"
     BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma timeout 300 target/device/gpu_tests --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
     echo "gpu tests (mma) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
+    grep -E "test result" "$OUT/gpu_tests.log" | tail -1
+  fi
+  if [ "${SKIP_NO_TMA_TESTS:-0}" != 1 ]; then
+    # The Hopper prefill kernel's cp.async path for every copy (taken when the driver refuses a
+    # tensor map): the dense and tile-by-tile tests.
+    step "gpu tests, BLASST_PREFILL_TMA=0"
+    echo "===== BLASST_PREFILL_TMA=0" >> "$OUT/gpu_tests.log"
+    BLASST_PREFILL_TMA=0 timeout 200 target/device/gpu_tests --test-threads=1 dense_matches skip_decisions_match_the_cpu_tile >> "$OUT/gpu_tests.log" 2>&1
+    echo "gpu tests (no TMA) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
     grep -E "test result" "$OUT/gpu_tests.log" | tail -1
   fi
 fi
