@@ -2,7 +2,8 @@
 //! CI installs NVRTC from PyPI (nvidia-cuda-nvrtc) and puts it on LD_LIBRARY_PATH; without it
 //! the test prints why it skipped (BLASST_REQUIRE_NVRTC=1 turns that into a failure).
 
-use blasst::cuda::nvrtc::{Family, Variant, available, compile_with_log};
+use blasst::cuda::KERNEL_PARAMS_LAYOUT;
+use blasst::cuda::nvrtc::{Family, Variant, available, compile, compile_with_log};
 
 #[test]
 fn all_variants_compile_for_sm80_and_sm90a() {
@@ -86,4 +87,33 @@ fn attention_kernels_wait_for_the_previous_kernel() {
             v.name()
         );
     }
+}
+
+/// The kernels read their one parameter, `KernelParams` (kernels/common.cuh), at the offsets the C
+/// compiler gives it; the host fills the Rust mirror in src/cuda/mod.rs. A field or alignment that
+/// differs moves everything after it (run 95: CUDA 13 aligns CUtensorMap to 128 bytes, the kernel
+/// struct had 64, and every TMA copy faulted). Every family's PTX must declare the parameter
+/// with the Rust struct's size and alignment.
+#[test]
+fn kernel_parameter_layout_matches_the_host() {
+    if !available() {
+        println!("skipped: NVRTC (libnvrtc.so.13) not found");
+        return;
+    }
+    let (size, align) = KERNEL_PARAMS_LAYOUT;
+    let mut seen = std::collections::HashSet::new();
+    for v in Variant::all() {
+        if v.family == Family::MergeStates || !seen.insert(v.family) {
+            continue;
+        }
+        let ptx = compile(&v, "compute_90a").unwrap_or_else(|e| panic!("{}", e.message()));
+        let ptx = String::from_utf8_lossy(&ptx);
+        let decl = format!(".param .align {align} .b8 {}_param_0[{size}]", v.name());
+        assert!(
+            ptx.contains(&decl),
+            "{}: the PTX does not declare `{decl}`",
+            v.name()
+        );
+    }
+    assert!(seen.len() >= 5, "families checked: {seen:?}");
 }

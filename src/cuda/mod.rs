@@ -481,6 +481,15 @@ const _: () = assert!(std::mem::align_of::<cu::CUtensorMap>() == 128);
 const _: () = assert!(std::mem::offset_of!(KernelParams, tmaps) == 512);
 const _: () = assert!(std::mem::size_of::<KernelParams>() == 896);
 
+/// Size and alignment of the kernels' one parameter (`KernelParams`): tests/kernels_compile.rs
+/// checks that every kernel's PTX declares its parameter with these (the C struct in
+/// kernels/common.cuh and this one must agree byte for byte).
+#[doc(hidden)]
+pub const KERNEL_PARAMS_LAYOUT: (usize, usize) = (
+    std::mem::size_of::<KernelParams>(),
+    std::mem::align_of::<KernelParams>(),
+);
+
 /// TMA tensor maps of Q, K and V for kernels/prefill_sm90.cu (non-paged layouts): 4-d, innermost
 /// first (head dim, heads, rows, batch), boxes of 64 head columns x 128 rows (Q) or 64 rows (K, V,
 /// a plan tile) in the kernel's tile layout (128-byte swizzle). A ragged tensor is one "batch" of
