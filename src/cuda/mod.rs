@@ -490,6 +490,24 @@ pub const KERNEL_PARAMS_LAYOUT: (usize, usize) = (
     std::mem::align_of::<KernelParams>(),
 );
 
+/// The byte strides of a tensor map's dimensions 1-3 (`dims` innermost first), or None for
+/// the copies to stay on cp.async. The driver checks alignment (16 bytes) and range, and takes no
+/// stride 0: one is replaced for a dimension of one (a batch of one, whose stride nothing reads)
+/// and refused otherwise (heads or rows that share memory, which inputs may: no tensor map
+/// describes them).
+fn tma_strides(dims: &[u64; 4], strides: [u64; 3]) -> Option<[u64; 3]> {
+    let mut st = strides;
+    for (s, &n) in st.iter_mut().zip(&dims[1..]) {
+        if *s == 0 {
+            if n != 1 {
+                return None;
+            }
+            *s = 16;
+        }
+    }
+    Some(st)
+}
+
 /// TMA tensor maps of Q, K and V for kernels/prefill_sm90.cu (non-paged layouts): 4-d, innermost
 /// first (head dim, heads, rows, batch), boxes of 64 head columns x 128 rows (Q) or 64 rows (K, V,
 /// a plan tile) in the kernel's tile layout (128-byte swizzle). A ragged tensor is one "batch" of
@@ -518,11 +536,12 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
                 [bytes(hs)?, bytes(rs)?, bytes(bs)?],
             )
         };
-        // The driver checks alignment (16 bytes) and range; a batch of one may have stride 0.
-        let strides = strides.map(|s| if s == 0 { 16 } else { s });
+        let st = tma_strides(&dims, strides)?;
         let boxes: [u32; 4] = [64, 1, box_rows, 1];
         let ones = [1u32; 4];
         let mut map = cu::CUtensorMap { opaque: [0; 16] };
+        // SAFETY: every array holds the rank's (4) or rank - 1 entries the driver reads; `map` is
+        // only written; `ptr` is not dereferenced (the kernel reads through the map).
         let r = unsafe {
             cu::cuTensorMapEncodeTiled(
                 &mut map,
@@ -530,7 +549,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
                 4,
                 ptr as *mut c_void,
                 dims.as_ptr(),
-                strides.as_ptr(),
+                st.as_ptr(),
                 boxes.as_ptr(),
                 ones.as_ptr(),
                 cu::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
@@ -541,7 +560,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
         };
         if r != cu::CUresult::CUDA_SUCCESS {
             crate::log::debug(&format!(
-                "cuTensorMapEncodeTiled(dims {dims:?}, strides {strides:?}): {} - the prefill copies use cp.async",
+                "cuTensorMapEncodeTiled(dims {dims:?}, strides {st:?}): {} - the prefill copies use cp.async",
                 err_name(r)
             ));
             return None;
@@ -1194,6 +1213,24 @@ pub unsafe fn merge_states(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A zero stride becomes a tensor map only where its dimension is one: K heads that share
+    /// memory (stride 0, allowed for inputs) keep the cp.async copies, which read them as given.
+    #[test]
+    fn tensor_map_strides_take_zero_only_for_a_dimension_of_one() {
+        let dims = [128, 8, 4096, 1];
+        assert_eq!(tma_strides(&dims, [256, 2048, 0]), Some([256, 2048, 16]));
+        assert_eq!(
+            tma_strides(&dims, [256, 2048, 1 << 24]),
+            Some([256, 2048, 1 << 24])
+        );
+        assert_eq!(tma_strides(&dims, [0, 2048, 0]), None);
+        assert_eq!(tma_strides(&[128, 8, 4096, 2], [256, 2048, 0]), None);
+        assert_eq!(
+            tma_strides(&[128, 1, 4096, 1], [0, 256, 0]),
+            Some([16, 256, 16])
+        );
+    }
 
     /// d = 256 decode at 64 packed rows needs more shared memory than an sm_80 block may use
     /// (163 KB): refused with BLASST_ERROR_UNSUPPORTED and a message naming the head dim, the
