@@ -152,6 +152,14 @@ template <int TB, int OFF = 0, int N> DEVI void wgmma_n128(float (&d)[N], const 
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d), "n"(TB));
 }
 
+// Waits until this producer thread's cp.async copies have landed and fences them to the async
+// proxy (the tensor cores read them); the thread then publishes them on an mbarrier.
+DEVI void land_copies() {
+  cp_async_commit();
+  cp_async_wait<0>();
+  fence_async_smem();
+}
+
 // Where K or V comes from: contiguous and ragged layouts: row 0 of this (sequence, KV head);
 // paged: the page pool (each row's page is looked up in the block table).
 struct KvSrc {
@@ -328,9 +336,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       }
     } else {
       warp_copy_rows(sQ, p.q + q_offset(p, s, b, r0, h, p.q_batch_stride, p.q_row_stride, p.q_head_stride), p.q_row_stride, BM, s.lq - r0, lane);
-      cp_async_commit();
-      cp_async_wait<0>();
-      fence_async_smem();
+      land_copies();
       mbar_arrive(qfull);
     }
     const KvSrc ksrc = kv_src(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
@@ -358,9 +364,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       } else {
         warp_copy_rows(kd, ksrc.g + (i64)v * VN * ksrc.rs, ksrc.rs, VN, s.lk - v * VN, lane);
         warp_copy_rows(vd, vsrc.g + (i64)v * VN * vsrc.rs, vsrc.rs, VN, s.lk - v * VN, lane);
-        cp_async_commit();
-        cp_async_wait<0>();
-        fence_async_smem();
+        land_copies();
         mbar_arrive(bar);
       }
     }
@@ -376,9 +380,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
         load_kv(p, s, b, kh, ksrc, sK + (u32)slot * KV_BYTES, v, pt);
         load_kv(p, s, b, kh, vsrc, sV + (u32)slot * KV_BYTES, v, pt);
-        cp_async_commit();
-        cp_async_wait<0>();
-        fence_async_smem();
+        land_copies();
         if (t == 0) mbar_arrive(qfull);
         mbar_arrive(full0 + 8 * slot);
       }
