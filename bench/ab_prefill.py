@@ -1,7 +1,8 @@
 """Interleaved prefill A/B of several library builds in one process: the same inputs, the builds
 timed in turn for several rounds (median per build, bench.py's timeit_interleaved), so clock and
 power-cap drift hit every build alike (one build per process moved its ratios by +-4 % from run to
-run). bf16, d = 128 (--d64: 64, --d256: 256), 32 heads, batch 1. Prints absolute times and each build's time
+run). bf16, d = 128 (--d64: 64, --d256: 256), 32 heads, batch 1; 8K and 16K non-causal, 8K and
+32K causal (--noncausal: 4K-32K non-causal). Prints absolute times and each build's time
 relative to the first build, and for the skip calls each build's speedup over its own dense
 kernel on the same input (with one build, that is the skip-vs-dense tuning view). Example:
 python3 bench/ab_prefill.py target/device-base/libblasst.so target/device-new/libblasst.so"""
@@ -35,7 +36,10 @@ def ratios(label, dense, skip):
     print(f"{label:<34} {cells}", flush=True)
 
 
-for S, causal in ((8192, False), (8192, True), (16384, False), (32768, True)):
+# --noncausal: the four benchmark lengths without the mask (what K/V multicast changes).
+cases = (((4096, False), (8192, False), (16384, False), (32768, False)) if "--noncausal" in sys.argv
+         else ((8192, False), (8192, True), (16384, False), (32768, True)))
+for S, causal in cases:
     o = torch.empty(1, S, H, D, device="cuda", dtype=torch.bfloat16)
     q, k, v = (torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
     tag = f"S={S} c={int(causal)}"

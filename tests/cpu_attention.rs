@@ -94,6 +94,50 @@ fn cases() -> Vec<Case> {
     v
 }
 
+/// K/V heads or sequences that share memory (stride 0) are read as such.
+#[test]
+fn kv_shared_across_heads_or_sequences_matches_float64() {
+    let mut rng = Rng::new(seed());
+    for (shared, hq, hkv, lq, lk, layout) in [
+        (SharedKv::Heads, 6, 2, vec![70], vec![150], Layout::Bshd),
+        (
+            SharedKv::Heads,
+            4,
+            4,
+            vec![1, 1],
+            vec![90, 200],
+            Layout::Bhsd,
+        ),
+        (
+            SharedKv::Sequences,
+            2,
+            2,
+            vec![33, 33],
+            vec![100, 100],
+            Layout::Bshd,
+        ),
+    ] {
+        let c = Case {
+            hq,
+            hkv,
+            d: 64,
+            lq,
+            lk,
+            causal: true,
+            layout,
+            dtype: BLASST_DTYPE_F32,
+        };
+        let mut bt = c.build(&mut rng, &mut normal);
+        bt.share_kv(shared);
+        let out = run::<f32>(&bt, 0.0, None).unwrap();
+        let (eo, el) = max_err(&bt, &out, &reference(&bt));
+        assert!(
+            eo < 2e-5 && el < 2e-5,
+            "{c:?} shared {shared:?}: o {eo:e} lse {el:e}"
+        );
+    }
+}
+
 #[test]
 fn dense_matches_float64_in_every_layout() {
     let mut rng = Rng::new(seed());

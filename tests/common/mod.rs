@@ -222,6 +222,37 @@ impl Case {
     }
 }
 
+/// Which K/V dimension `Built::share_kv` collapses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SharedKv {
+    Heads,
+    Sequences,
+}
+
+impl Built {
+    /// Makes every KV head (or every sequence) read head 0's (sequence 0's) K/V elements:
+    /// stride 0, valid for inputs (a broadcast KV head, one cached prompt for the whole batch).
+    /// Contiguous layouts only (Bshd, Bhsd); the reference follows the new offsets.
+    pub fn share_kv(&mut self, across: SharedKv) {
+        assert!(matches!(self.case.layout, Layout::Bshd | Layout::Bhsd));
+        for bi in 0..self.kv_off.len() {
+            for pos in 0..self.kv_off[bi].len() {
+                for h in 0..self.case.hkv {
+                    self.kv_off[bi][pos][h] = match across {
+                        SharedKv::Heads => self.kv_off[bi][pos][0],
+                        SharedKv::Sequences => self.kv_off[0][pos][h],
+                    };
+                }
+            }
+        }
+        let p = &mut self.params;
+        match across {
+            SharedKv::Heads => (p.k_head_stride, p.v_head_stride) = (0, 0),
+            SharedKv::Sequences => (p.k_batch_stride, p.v_batch_stride) = (0, 0),
+        }
+    }
+}
+
 pub fn to_elems<T: Elem>(x: &[f32]) -> Vec<T> {
     x.iter().map(|&v| T::from_f32(v)).collect()
 }
