@@ -101,6 +101,11 @@ fn run_gpu_with<T: Elem>(
     })
 }
 
+/// Whether two outputs are equal bit for bit.
+fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
 fn normal(rng: &mut Rng, _: char, _: usize, _: usize, _: usize) -> f32 {
     rng.normal()
 }
@@ -288,9 +293,7 @@ fn kv_shared_across_heads_or_sequences() {
                     "{c:?} shared {shared:?}: skip stats"
                 );
                 assert!(
-                    sk.o.iter()
-                        .zip(&g.o)
-                        .all(|(a, b)| a.to_bits() == b.to_bits()),
+                    same_bits(&sk.o, &g.o),
                     "{c:?} shared {shared:?}: skip kernel output differs from dense"
                 );
                 println!(
@@ -485,14 +488,7 @@ fn skip_kernel_that_skips_nothing_is_bit_identical_to_dense() {
         let dense = run_gpu::<bf16>(&bt, 0.0).unwrap();
         let tiny = run_gpu::<bf16>(&bt, 1e-30).unwrap();
         assert_eq!(tiny.stats[1], 0);
-        assert!(
-            dense
-                .o
-                .iter()
-                .zip(&tiny.o)
-                .all(|(a, b)| a.to_bits() == b.to_bits()),
-            "{c:?}: outputs differ"
-        );
+        assert!(same_bits(&dense.o, &tiny.o), "{c:?}: outputs differ");
     }
 }
 
@@ -588,9 +584,7 @@ fn calls_replay_inside_a_cuda_graph() {
                 let g = run_gpu_with::<bf16>(&bt, factor, &|p| run_in_graph(p, workspace))
                     .unwrap_or_else(|e| panic!("{c:?}: {}", e.message()));
                 assert!(
-                    g.o.iter()
-                        .zip(&direct.o)
-                        .all(|(a, b)| a.to_bits() == b.to_bits()),
+                    same_bits(&g.o, &direct.o),
                     "{c:?} factor {factor} workspace {workspace}: graph output differs"
                 );
                 assert_eq!(
