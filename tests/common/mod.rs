@@ -235,6 +235,8 @@ impl Built {
     /// Contiguous layouts only (Bshd, Bhsd); the reference follows the new offsets.
     pub fn share_kv(&mut self, across: SharedKv) {
         assert!(matches!(self.case.layout, Layout::Bshd | Layout::Bhsd));
+        // Sequence 0 must hold every row the others read.
+        assert!(across == SharedKv::Heads || self.case.lk.iter().all(|&l| l <= self.case.lk[0]));
         for bi in 0..self.kv_off.len() {
             for pos in 0..self.kv_off[bi].len() {
                 for h in 0..self.case.hkv {
