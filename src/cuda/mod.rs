@@ -733,36 +733,20 @@ fn launch<P>(
 /// the hardware caps at 65535.
 const MAX_GRID_Z: u32 = 65535;
 
-/// `launch` of an attention kernel whose grid z dimension is the call's sequences (`grid.2` of
-/// them), as one launch per 65535 sequences: `batch0` tells each launch its first sequence. A
-/// call is a few launches only for more than 65535 sequences (many short ragged sequences, e.g.
-/// an embedding batch); they run in stream order, and each waits for the previous one (PDL).
-#[allow(clippy::too_many_arguments)]
+/// Runs `launch_one` (a `launch` of an attention kernel whose grid z dimension is the call's
+/// sequences, `grid.2` of them) once per 65535 sequences, with `batch0` set to each launch's
+/// first sequence. A call is several launches only for more than 65535 sequences (many short
+/// ragged sequences, e.g. an embedding batch); they run in stream order, each waiting for the
+/// previous one (PDL).
 fn launch_seqs(
-    f: Func,
     grid: (u32, u32, u32),
-    block: u32,
-    smem: usize,
-    stream: cu::CUstream,
-    pdl: bool,
-    cluster_y: u32,
     kp: &KernelParams,
-    name: &str,
+    mut launch_one: impl FnMut((u32, u32, u32), &KernelParams) -> Result<()>,
 ) -> Result<()> {
     let mut part = *kp;
     for (z0, n) in seq_chunks(grid.2) {
         part.batch0 = z0 as i32;
-        launch(
-            f,
-            (grid.0, grid.1, n),
-            block,
-            smem,
-            stream,
-            pdl,
-            cluster_y,
-            &part,
-            name,
-        )?;
+        launch_one((grid.0, grid.1, n), &part)?;
     }
     Ok(())
 }
@@ -1008,7 +992,9 @@ unsafe fn launch_call(
             let f = function(&ctx, &v, smem)?;
             // Both prefill kernels: 128 query rows per CTA.
             let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
-            launch_seqs(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name())
+            launch_seqs(grid, &kp, |g, k| {
+                launch(f, g, threads, smem, stream, ctx.pdl, 1, k, &v.name())
+            })
         }
         Phase::Decode => {
             let splits = d.plan.num_kv_splits as usize;
@@ -1038,7 +1024,9 @@ unsafe fn launch_call(
             check_smem(ctx.max_smem, smem, d)?;
             let f = function(&ctx, &v, max_smem.min(ctx.max_smem))?;
             if splits == 1 {
-                return launch_seqs(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name());
+                return launch_seqs(grid, &kp, |g, k| {
+                    launch(f, g, threads, smem, stream, ctx.pdl, 1, k, &v.name())
+                });
             }
             let rows = d.batch * d.max_lq * d.hq;
             let need = rows * splits * (d.head_dim + 1) * 4;
@@ -1059,17 +1047,19 @@ unsafe fn launch_call(
                 // The splits of each (sequence, KV head) are one cluster and merge in it
                 // (kernels/decode_sm90.cu, cluster_merge_splits): no workspace, no merge kernel.
                 kp.cluster_merge = 1;
-                return launch_seqs(
-                    f,
-                    grid,
-                    threads,
-                    smem,
-                    stream,
-                    ctx.pdl,
-                    splits as u32,
-                    &kp,
-                    &v.name(),
-                );
+                return launch_seqs(grid, &kp, |g, k| {
+                    launch(
+                        f,
+                        g,
+                        threads,
+                        smem,
+                        stream,
+                        ctx.pdl,
+                        splits as u32,
+                        k,
+                        &v.name(),
+                    )
+                });
             }
             let (ws, owned) = if p.workspace.is_null() {
                 let mut ptr: cu::CUdeviceptr = 0;
@@ -1084,22 +1074,27 @@ unsafe fn launch_call(
             kp.ws_o = ws;
             kp.ws_lse = ws + (rows * splits * d.head_dim * 4) as u64;
             let merge = variant(Family::Merge);
-            let result = launch_seqs(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name())
-                .and_then(|_| {
-                    let fm = function(&ctx, &merge, 0)?;
-                    let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
-                    launch_seqs(
+            let result = launch_seqs(grid, &kp, |g, k| {
+                launch(f, g, threads, smem, stream, ctx.pdl, 1, k, &v.name())
+            })
+            .and_then(|_| {
+                let fm = function(&ctx, &merge, 0)?;
+                let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
+                // kernels/merge.cu: HEAD_DIM threads
+                launch_seqs(mgrid, &kp, |g, k| {
+                    launch(
                         fm,
-                        mgrid,
-                        d.head_dim as u32, // kernels/merge.cu: HEAD_DIM threads
+                        g,
+                        d.head_dim as u32,
                         0,
                         stream,
                         ctx.pdl,
                         1,
-                        &kp,
+                        k,
                         &merge.name(),
                     )
-                });
+                })
+            });
             if owned {
                 let r = unsafe { cu::cuMemFreeAsync(ws, stream) };
                 result?;
