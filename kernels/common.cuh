@@ -55,9 +55,6 @@ struct KernelParams {
   // not encode them: the kernel then copies everything with cp.async). Encoded by
   // src/cuda/mod.rs tensor_maps; read from the parameter space (kernels take p __grid_constant__).
   int tma;
-  // The first sequence of this launch: a call of more sequences than the grid's z dimension
-  // holds (65535) is several launches (src/cuda/mod.rs launch_seqs); b = blockIdx.z + batch0.
-  int batch0;
   TensorMap tmap_q, tmap_k, tmap_v;
 };
 

@@ -269,7 +269,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   const u32 full0 = smem_u32(bars), empty0 = full0 + NB * 8, qfull = full0 + 2 * NB * 8;
 
   const int mb = gridDim.x - 1 - blockIdx.x;  // longest (causal) blocks first
-  const int h = blockIdx.y, b = blockIdx.z + p.batch0;
+  const int h = blockIdx.y, b = blockIdx.z;
   const int kh = h / p.group;
   const Seq s = load_seq(p, b);
   const int r0 = mb * BM;
