@@ -35,7 +35,6 @@ static void m_heads(blasst_attn_params *p) { p->num_kv_heads = 3; }
 static void m_kvheads0(blasst_attn_params *p) { p->num_kv_heads = 0; }
 static void m_headdim(blasst_attn_params *p) { p->head_dim = 1000; }
 static void m_gpu_headdim(blasst_attn_params *p) { p->device = BLASST_DEVICE_CUDA; p->dtype = BLASST_DTYPE_BF16; p->head_dim = 96; }
-static void m_gpu_batch(blasst_attn_params *p) { p->device = BLASST_DEVICE_CUDA; p->dtype = BLASST_DTYPE_BF16; p->batch_size = 65536; }
 static void m_lq0(blasst_attn_params *p) { p->max_seqlen_q = 0; }
 static void m_lk0(blasst_attn_params *p) { p->max_seqlen_kv = 0; }
 static void m_causal(blasst_attn_params *p) { p->causal = 2; }
@@ -70,7 +69,6 @@ int main(void) {
       {"kv heads 0", m_kvheads0, BLASST_ERROR_INVALID_ARGUMENT, "num_kv_heads = 0"},
       {"head_dim", m_headdim, BLASST_ERROR_INVALID_ARGUMENT, "head_dim = 1000"},
       {"gpu head_dim", m_gpu_headdim, BLASST_ERROR_UNSUPPORTED, "head_dim = 96"},
-      {"gpu batch", m_gpu_batch, BLASST_ERROR_UNSUPPORTED, "batch_size = 65536"},
       {"lq 0", m_lq0, BLASST_ERROR_INVALID_ARGUMENT, "max_seqlen_q = 0"},
       {"lk 0", m_lk0, BLASST_ERROR_INVALID_ARGUMENT, "max_seqlen_kv = 0"},
       {"causal", m_causal, BLASST_ERROR_INVALID_ARGUMENT, "causal = 2"},

@@ -55,6 +55,9 @@ struct KernelParams {
   // not encode them: the kernel then copies everything with cp.async). Encoded by
   // src/cuda/mod.rs tensor_maps; read from the parameter space (kernels take p __grid_constant__).
   int tma;
+  // The first sequence of this launch: a call of more sequences than the grid's z dimension
+  // holds (65535) is several launches (src/cuda/mod.rs launch_seqs); b = blockIdx.z + batch0.
+  int batch0;
   TensorMap tmap_q, tmap_k, tmap_v;
 };
 
@@ -73,6 +76,15 @@ DEVI void pdl_trigger() {
 #if __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
 #endif
+}
+
+// The call's sequence of this CTA (grid z holds at most 65535 of them: src/cuda/mod.rs
+// launch_seqs). Each call reads %ctaid.z again (asm volatile), so that a kernel may use it where
+// it needs it rather than hold it in a register throughout.
+DEVI int seq_index(const KernelParams &p) {
+  unsigned z;
+  asm volatile("mov.u32 %0, %%ctaid.z;\n" : "=r"(z));
+  return (int)z + p.batch0;
 }
 
 // One sequence of the batch.

@@ -103,7 +103,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
   float *red = (float *)(smem + (sP - sK) + PSLOTS * p_slot_bytes);  // [DWARPS][MAXROWS]
   float *m_ring = red + DWARPS * MAXROWS;                            // [PSLOTS][MAXROWS]
 
-  const int split = blockIdx.x, kh = blockIdx.y, b = blockIdx.z;
+  const int split = blockIdx.x, kh = blockIdx.y, b = blockIdx.z + p.batch0;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const Seq s = load_seq(p, b);
   const int G = p.group;

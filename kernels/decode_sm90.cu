@@ -212,7 +212,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   // head) into row tiles of at most MAXR (8 at d = 256) rows: this CTA's are r0 ... r0 + R - 1.
   const int G = p.group;
   const int row_tiles = (p.max_lq * G + p.block_m - 1) / p.block_m;
-  const int kh = blockIdx.x / row_tiles, split = blockIdx.y, b = blockIdx.z;
+  const int kh = blockIdx.x / row_tiles, split = blockIdx.y, b = blockIdx.z + p.batch0;
   const int r0 = (blockIdx.x % row_tiles) * p.block_m;
   const Seq s = load_seq(p, b);
   const int R = min(s.lq * G - r0, p.block_m);

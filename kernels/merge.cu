@@ -9,7 +9,7 @@ extern "C" __global__ void __launch_bounds__(HEAD_DIM) KERNEL_NAME(const __grid_
   __shared__ float w[MAX_MERGE_SPLITS];
   __shared__ float red[HEAD_DIM / 32];
   pdl_wait();
-  const int t = blockIdx.x, h = blockIdx.y, b = blockIdx.z;
+  const int t = blockIdx.x, h = blockIdx.y, b = blockIdx.z + p.batch0;
   const Seq s = load_seq(p, b);
   if (t >= s.lq) return;
   const i64 rows_total = (i64)p.batch * p.max_lq;

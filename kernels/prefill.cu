@@ -56,7 +56,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, HEAD_DIM <= 128 ? 2 : 1) 
   const u32 sV = sK + KV_BYTES;  // two buffers
 
   const int mb = gridDim.x - 1 - blockIdx.x;  // longest (causal) blocks first
-  const int h = blockIdx.y, b = blockIdx.z;
+  const int h = blockIdx.y, b = blockIdx.z + p.batch0;
   const int kh = h / p.group;
   const Seq s = load_seq(p, b);
   const int r0 = mb * BM;

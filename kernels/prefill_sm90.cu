@@ -269,9 +269,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   const u32 full0 = smem_u32(bars), empty0 = full0 + NB * 8, qfull = full0 + 2 * NB * 8;
 
   const int mb = gridDim.x - 1 - blockIdx.x;  // longest (causal) blocks first
-  const int h = blockIdx.y, b = blockIdx.z;
+  const int h = blockIdx.y;
+  // The CTA's sequence, read again at each use (seq_index): held in a register across the
+  // kernel, the d = 256 paged variants spilled it.
   const int kh = h / p.group;
-  const Seq s = load_seq(p, b);
+  const Seq s = load_seq(p, seq_index(p));
   const int r0 = mb * BM;
   if (r0 >= s.lq) return;
   // The warpgroup index through a shuffle: the compiler then knows it (and the role branch below)
@@ -330,18 +332,18 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         mbar_expect_tx(qfull, Q_BYTES);
         #pragma unroll
         for (int cb = 0; cb < HEAD_DIM / 64; ++cb)
-          tma_load_4d(sQ + (u32)(cb * BM * 128), p.tmap_q, cb * 64, h, (p.cu_q ? s.q_start : 0) + r0, p.cu_q ? 0 : b, qfull);
+          tma_load_4d(sQ + (u32)(cb * BM * 128), p.tmap_q, cb * 64, h, (p.cu_q ? s.q_start : 0) + r0, p.cu_q ? 0 : seq_index(p), qfull);
       } else {
         mbar_arrive(qfull);
       }
     } else {
-      warp_copy_rows(sQ, p.q + q_offset(p, s, b, r0, h, p.q_batch_stride, p.q_row_stride, p.q_head_stride), p.q_row_stride, BM, s.lq - r0, lane);
+      warp_copy_rows(sQ, p.q + q_offset(p, s, seq_index(p), r0, h, p.q_batch_stride, p.q_row_stride, p.q_head_stride), p.q_row_stride, BM, s.lq - r0, lane);
       land_copies();
       mbar_arrive(qfull);
     }
-    const KvSrc ksrc = kv_src(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
-    const KvSrc vsrc = kv_src(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
-    const int row_base = p.cu_kv ? s.kv_start : 0, kb = p.cu_kv ? 0 : b;
+    const KvSrc ksrc = kv_src(p, s, seq_index(p), kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
+    const KvSrc vsrc = kv_src(p, s, seq_index(p), kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
+    const int row_base = p.cu_kv ? s.kv_start : 0, kb = p.cu_kv ? 0 : seq_index(p);
     for (int t = 0; t < nv; ++t) {
       const int slot = t % NB, v = nv - 1 - t;
       const u32 bar = full0 + 8 * slot, kd = sK + (u32)slot * KV_BYTES, vd = sV + (u32)slot * KV_BYTES;
@@ -372,14 +374,14 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #else
     const int team = (threadIdx.x - 2 * 128) / PTEAM, pt = threadIdx.x % PTEAM;
     if (nv > 0) {
-      const KvSrc ksrc = kv_src(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
-      const KvSrc vsrc = kv_src(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
-      if (team == 0) load_q(p, s, b, h, sQ, r0, pt);  // lands with visit 0's copies
+      const KvSrc ksrc = kv_src(p, s, seq_index(p), kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
+      const KvSrc vsrc = kv_src(p, s, seq_index(p), kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
+      if (team == 0) load_q(p, s, seq_index(p), h, sQ, r0, pt);  // lands with visit 0's copies
       for (int t = team; t < nv; t += 2) {
         const int slot = t % NB, v = nv - 1 - t;
         if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
-        load_kv(p, s, b, kh, ksrc, sK + (u32)slot * KV_BYTES, v, pt);
-        load_kv(p, s, b, kh, vsrc, sV + (u32)slot * KV_BYTES, v, pt);
+        load_kv(p, s, seq_index(p), kh, ksrc, sK + (u32)slot * KV_BYTES, v, pt);
+        load_kv(p, s, seq_index(p), kh, vsrc, sV + (u32)slot * KV_BYTES, v, pt);
         land_copies();
         if (t == 0) mbar_arrive(qfull);
         mbar_arrive(full0 + 8 * slot);
@@ -731,7 +733,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 
   // Epilogue: normalise, write O and the natural-log LSE.
   #pragma unroll
-  for (int hh = 0; hh < 2; ++hh) store_prefill_row(p, s, b, h, rbase + hh * 8, &O[hh * 2], l[hh], m[hh]);
+  for (int hh = 0; hh < 2; ++hh) store_prefill_row(p, s, seq_index(p), h, rbase + hh * 8, &O[hh * 2], l[hh], m[hh]);
   // The consumer warps' counts (the producer has returned): BAR_END is their barrier.
   flush_cta_counts(p, counts, (u32)nvw, skipped, SWEEP_ROWS(scount), 8, [] { named_sync(BAR_END, 2 * 128); });
 }

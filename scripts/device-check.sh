@@ -24,7 +24,7 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   step "gpu tests"
   timeout 300 target/device/gpu_tests --test-threads=1 --nocapture > "$OUT/gpu_tests.log" 2>&1
   echo "gpu tests exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
-  grep -E "^test |test result" "$OUT/gpu_tests.log" | tail -11
+  grep -E "^test |test result" "$OUT/gpu_tests.log" | tail -12
   if [ "${SKIP_MMA_TESTS:-0}" != 1 ]; then
     step "gpu tests, BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma"
     echo "===== BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma" >> "$OUT/gpu_tests.log"

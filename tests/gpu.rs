@@ -5,7 +5,10 @@
 //! GPU machine (scripts/device-check.sh).
 
 mod common;
-use blasst::attn::{AttnParams, BLASST_DEVICE_CUDA, BLASST_DTYPE_BF16, BLASST_DTYPE_F16};
+use blasst::attn::{
+    AttnParams, BLASST_DEVICE_CUDA, BLASST_DTYPE_BF16, BLASST_DTYPE_F16, BLASST_PHASE_DECODE,
+    BLASST_PHASE_PREFILL,
+};
 use blasst::cpu::Elem;
 use blasst::cuda::DeviceBuffer;
 use blasst::synth::{self, Rng};
@@ -301,6 +304,68 @@ fn kv_shared_across_heads_or_sequences() {
                 );
             }
         }
+    }
+}
+
+/// More sequences than the grid's z dimension holds (65535): the call is several launches, each
+/// told its first sequence (src/cuda/mod.rs launch_seqs). Ragged prefill of 70000 short sequences
+/// and ragged decode of 70000 one-token sequences vs the CPU backend and float64; the visited
+/// tile counts cover every sequence.
+#[test]
+fn more_sequences_than_one_grid_holds() {
+    if !gpu() {
+        return;
+    }
+    let mut rng = Rng::new(seed());
+    const N: usize = 70_000;
+    // 1-4 tokens, every 5000th sequence 12 (more than a decode call's 8 query tokens: prefill).
+    let short: Vec<usize> = (0..N)
+        .map(|i| if i % 5000 == 4999 { 12 } else { 1 + i % 4 })
+        .collect();
+    // Decode keys: 3 or 17, every 16th sequence 70 (two key tiles); few keys keep the inputs'
+    // generation and the float64 reference quick.
+    let keys: Vec<usize> = (0..N)
+        .map(|i| if i % 16 == 0 { 70 } else { [3, 17][i % 2] })
+        .collect();
+    // (hq, hkv, lq, lk, causal, phase): prefill with GQA 2, decode with GQA 4.
+    for (hq, hkv, lq, lk, causal, phase) in [
+        (
+            2,
+            1,
+            short.clone(),
+            short.clone(),
+            true,
+            BLASST_PHASE_PREFILL,
+        ),
+        (4, 1, vec![1; N], keys, false, BLASST_PHASE_DECODE),
+    ] {
+        let c = Case {
+            hq,
+            hkv,
+            d: 64,
+            lq,
+            lk,
+            causal,
+            layout: Layout::Ragged,
+            dtype: BLASST_DTYPE_BF16,
+        };
+        let bt = c.build(&mut rng, &mut normal);
+        let g = run_gpu::<bf16>(&bt, 0.0)
+            .unwrap_or_else(|e| panic!("{hq}/{hkv} causal {causal}: {}", e.message()));
+        assert_eq!(g.plan.phase, phase, "{N} sequences {hq}/{hkv}: phase");
+        let cpu = run::<bf16>(&bt, 0.0, Some(&g.plan)).unwrap();
+        let (eo, el) = max_err(&bt, &g, &reference(&bt));
+        let diff = max_diff(&g.o, &cpu.o, &bt);
+        assert!(
+            eo < 2.5e-2 && el < 2e-3 && diff < 2.5e-2,
+            "{N} sequences, {hq}/{hkv} causal {causal}: vs float64 o {eo:e} lse {el:e}, vs CPU {diff:e}"
+        );
+        assert_eq!(g.stats[0], cpu.stats[0], "{N} sequences: visited tiles");
+        assert!(g.stats[0] >= N as u64);
+        println!(
+            "ok {N} sequences {hq}/{hkv} causal {causal} phase {}: o err {eo:.2e} lse err {el:.2e}, {} tiles",
+            g.plan.phase, g.stats[0]
+        );
     }
 }
 

@@ -10,8 +10,6 @@ use crate::{Result, invalid, unsupported};
 /// Largest sizes accepted; anything larger is a corrupted field, not a workload.
 const MAX_BATCH: u32 = 1 << 20;
 const MAX_HEADS: u32 = 4096;
-/// Sequences per call on the GPU: the kernels' grid z dimension.
-const MAX_GPU_BATCH: usize = 65535;
 const MAX_SEQLEN: u32 = i32::MAX as u32;
 const MAX_HEAD_DIM_CPU: u32 = 512;
 pub const GPU_HEAD_DIMS: [u32; 3] = [64, 128, 256];
@@ -143,14 +141,6 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
         return Err(unsupported!(
             "head_dim = {head_dim} is not supported on the GPU (supported: {})",
             gpu_head_dims_text()
-        ));
-    }
-    // Every CUDA kernel takes the sequences on the grid's z dimension (src/cuda/mod.rs), which
-    // the hardware caps at 65535: a larger batch is refused here, before any launch, rather than
-    // failing at one (a split decode would have run its first kernel and not its merge).
-    if device == Device::Cuda && batch > MAX_GPU_BATCH {
-        return Err(unsupported!(
-            "batch_size = {batch}: the GPU kernels take at most {MAX_GPU_BATCH} sequences per call (a grid dimension); split the batch into several calls"
         ));
     }
     let max_lq = check_size("max_seqlen_q", p.max_seqlen_q, MAX_SEQLEN)?;

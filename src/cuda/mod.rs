@@ -471,6 +471,9 @@ struct KernelParams {
     sweep_visited: u64,
     /// 1: `tmaps` hold Q, K, V (the Hopper prefill kernel on a non-paged layout).
     tma: i32,
+    /// The first sequence of this launch (`launch_seqs`: the grid's z dimension holds at most
+    /// 65535 of the call's sequences).
+    batch0: i32,
     tmaps: [cu::CUtensorMap; 3],
 }
 
@@ -726,6 +729,35 @@ fn launch<P>(
     )
 }
 
+/// The most sequences one launch takes: the kernels take them on the grid's z dimension, which
+/// the hardware caps at 65535.
+const MAX_GRID_Z: u32 = 65535;
+
+/// Runs `launch_one` (a `launch` of an attention kernel whose grid z dimension is the call's
+/// sequences, `grid.2` of them) once per 65535 sequences, with `batch0` set to each launch's
+/// first sequence. A call is several launches only for more than 65535 sequences (many short
+/// ragged sequences, e.g. an embedding batch); they run in stream order, each waiting for the
+/// previous one (PDL).
+fn launch_seqs(
+    grid: (u32, u32, u32),
+    kp: &KernelParams,
+    mut launch_one: impl FnMut((u32, u32, u32), &KernelParams) -> Result<()>,
+) -> Result<()> {
+    let mut part = *kp;
+    for (z0, n) in seq_chunks(grid.2) {
+        part.batch0 = z0 as i32;
+        launch_one((grid.0, grid.1, n), &part)?;
+    }
+    Ok(())
+}
+
+/// (first sequence, sequences) of each launch of `launch_seqs` for `n` sequences.
+fn seq_chunks(n: u32) -> impl Iterator<Item = (u32, u32)> {
+    (0..n)
+        .step_by(MAX_GRID_Z as usize)
+        .map(move |z0| (z0, (n - z0).min(MAX_GRID_Z)))
+}
+
 /// A launch configuration of 1-D blocks; `attrs` (from `launch_attrs`) must outlive it.
 fn launch_config(
     grid: (u32, u32, u32),
@@ -913,6 +945,7 @@ unsafe fn launch_call(
         sweep_skipped: 0,
         sweep_visited: 0,
         tma: 0,
+        batch0: 0,
         tmaps: [cu::CUtensorMap { opaque: [0; 16] }; 3],
     };
     if let Some(sw) = &sweep {
@@ -959,7 +992,9 @@ unsafe fn launch_call(
             let f = function(&ctx, &v, smem)?;
             // Both prefill kernels: 128 query rows per CTA.
             let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
-            launch(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name())
+            launch_seqs(grid, &kp, |g, k| {
+                launch(f, g, threads, smem, stream, ctx.pdl, 1, k, &v.name())
+            })
         }
         Phase::Decode => {
             let splits = d.plan.num_kv_splits as usize;
@@ -989,7 +1024,9 @@ unsafe fn launch_call(
             check_smem(ctx.max_smem, smem, d)?;
             let f = function(&ctx, &v, max_smem.min(ctx.max_smem))?;
             if splits == 1 {
-                return launch(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name());
+                return launch_seqs(grid, &kp, |g, k| {
+                    launch(f, g, threads, smem, stream, ctx.pdl, 1, k, &v.name())
+                });
             }
             let rows = d.batch * d.max_lq * d.hq;
             let need = rows * splits * (d.head_dim + 1) * 4;
@@ -1004,23 +1041,25 @@ unsafe fn launch_call(
             if sm90
                 && ctx.clusters
                 && splits <= MAX_CLUSTER_MERGE_SPLITS
-                && (grid.0 * grid.2) as usize
+                && grid.0 as usize * grid.2 as usize
                     <= cluster_capacity(f, &v.name(), threads, smem, splits as u32)
             {
                 // The splits of each (sequence, KV head) are one cluster and merge in it
                 // (kernels/decode_sm90.cu, cluster_merge_splits): no workspace, no merge kernel.
                 kp.cluster_merge = 1;
-                return launch(
-                    f,
-                    grid,
-                    threads,
-                    smem,
-                    stream,
-                    ctx.pdl,
-                    splits as u32,
-                    &kp,
-                    &v.name(),
-                );
+                return launch_seqs(grid, &kp, |g, k| {
+                    launch(
+                        f,
+                        g,
+                        threads,
+                        smem,
+                        stream,
+                        ctx.pdl,
+                        splits as u32,
+                        k,
+                        &v.name(),
+                    )
+                });
             }
             let (ws, owned) = if p.workspace.is_null() {
                 let mut ptr: cu::CUdeviceptr = 0;
@@ -1035,22 +1074,27 @@ unsafe fn launch_call(
             kp.ws_o = ws;
             kp.ws_lse = ws + (rows * splits * d.head_dim * 4) as u64;
             let merge = variant(Family::Merge);
-            let result = launch(f, grid, threads, smem, stream, ctx.pdl, 1, &kp, &v.name())
-                .and_then(|_| {
-                    let fm = function(&ctx, &merge, 0)?;
-                    let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
+            let result = launch_seqs(grid, &kp, |g, k| {
+                launch(f, g, threads, smem, stream, ctx.pdl, 1, k, &v.name())
+            })
+            .and_then(|_| {
+                let fm = function(&ctx, &merge, 0)?;
+                let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
+                // kernels/merge.cu: HEAD_DIM threads
+                launch_seqs(mgrid, &kp, |g, k| {
                     launch(
                         fm,
-                        mgrid,
-                        d.head_dim as u32, // kernels/merge.cu: HEAD_DIM threads
+                        g,
+                        d.head_dim as u32,
                         0,
                         stream,
                         ctx.pdl,
                         1,
-                        &kp,
+                        k,
                         &merge.name(),
                     )
-                });
+                })
+            });
             if owned {
                 let r = unsafe { cu::cuMemFreeAsync(ws, stream) };
                 result?;
@@ -1213,6 +1257,18 @@ pub unsafe fn merge_states(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sequences_beyond_the_grid_limit_are_split_into_launches() {
+        let chunks = |n| seq_chunks(n).collect::<Vec<_>>();
+        assert_eq!(chunks(1), [(0, 1)]);
+        assert_eq!(chunks(65535), [(0, 65535)]);
+        assert_eq!(chunks(65536), [(0, 65535), (65535, 1)]);
+        assert_eq!(
+            chunks(200_000),
+            [(0, 65535), (65535, 65535), (131070, 65535), (196605, 3395)]
+        );
+    }
 
     /// A zero stride becomes a tensor map only where its dimension is one: K heads that share
     /// memory (stride 0, allowed for inputs) keep the cp.async copies, which read them as given.
