@@ -418,8 +418,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // addresses are below 256 KB, so the 14-bit field never carries).
   const u64 dq = smem_desc(sQ + (u32)wg * 64 * 128, 16, 1024);
   // S = Q K^T of the visit in `slot` (64 rows x VN keys).
-  auto issue_s = [&](float(&acc)[VN / 2], int slot) {
-    const u64 dk = smem_desc(sK + (u32)slot * KV_BYTES, 16, 1024);
+  auto issue_s = [&](float(&acc)[VN / 2], u32 k_slot) {
+    const u64 dk = smem_desc(k_slot, 16, 1024);
     #pragma unroll
     for (int ks = 0; ks < HEAD_DIM / 16; ++ks) {
       const u64 da = dq + (u64)(((ks / 4) * (BM * 128) + (ks % 4) * 32) >> 4);
@@ -434,8 +434,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // O += P V of the visit in `slot`, the keys of its lower plan tile if `lo`, of its upper one
   // if `hi` (both warp-uniform). B is V read N-major; blocks of 64 head columns are VN * 128
   // bytes apart.
-  auto issue_pv = [&](const u32(&pf)[VN / 16][4], int slot, bool lo, bool hi) {
-    const u64 dv = smem_desc(sV + (u32)slot * KV_BYTES, VN * 128, 1024);
+  auto issue_pv = [&](const u32(&pf)[VN / 16][4], u32 v_slot, bool lo, bool hi) {
+    const u64 dv = smem_desc(v_slot, VN * 128, 1024);
     #pragma unroll
     for (int kk = 0; kk < VN / 16; ++kk) {
       if (kk < BN / 16 ? lo : hi) {
@@ -454,7 +454,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 
   // Ring slots of visits t and t - 1, and the phase of visit t's full barrier, carried from
   // visit to visit.
-  int cur = 0, prv = NB - 1;
+  // The slots' addresses are carried too (K of visits t and t - 1, the full barriers of both;
+  // V is NB * KV_BYTES past K, an empty barrier NB * 8 past its full one), advanced by adding:
+  // computed from the shared-memory base in the loop, ptxas rebuilt that base there every
+  // visit (S2UR SR_CgaCtaId and two ULEA before the copies' wait).
+  int cur = 0;
+  u32 k_cur = sK, k_prv = sK + (NB - 1) * KV_BYTES, b_cur = full0, b_prv = full0 + 8 * (NB - 1);
   u32 ph = 0;
   float S[VN / 2];
   u32 Pc[VN / 16][4];  // P of the last visit; its P V is issued in the next visit's turn
@@ -483,26 +488,26 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // the softmax writes P_t.
   for (int t = 0; t < nv; ++t) {
     const int v = nv - 1 - t, k0 = v * VN;
-    mbar_wait(full0 + 8 * cur, ph);  // copies of visit t
+    mbar_wait(b_cur, ph);  // copies of visit t
     named_sync(BAR_TURN + wg, 2 * 128);
     // S_t first, so its issue does not wait for the decisions' shared-memory read; then the P V
     // of visit t - 1, per half, if any warp of this warpgroup kept it; one commit group. (P V
     // first measured ~1 % slower, dense and sparse: bench/runs/session8/ab2-s-first.log.)
     wg_fence();
-    issue_s(S, cur);
+    issue_s(S, k_cur);
 #if SKIP
     const bool pv_lo = kept(t > 0, t - 1, 0), pv_hi = NH == 2 && kept(t > 0, t - 1, NH - 1);
 #else
     const bool pv_lo = __all_sync(0xffffffffu, t > 0), pv_hi = pv_lo;
 #endif
-    issue_pv(Pc, prv, pv_lo, pv_hi);
+    issue_pv(Pc, k_prv + NB * KV_BYTES, pv_lo, pv_hi);
     wg_commit();
     named_arrive(BAR_TURN + (wg ^ 1), 2 * 128);
     wg_wait<0>();  // unconditional: ptxas then knows S, O and Pc are free on every path
     reg_fence(S);
     reg_fence(O);
     // Visit t - 1 is done with its slot (its P V now).
-    if (t > 0 && lane == 0) mbar_arrive(empty0 + 8 * prv);
+    if (t > 0 && lane == 0) mbar_arrive(b_prv + NB * 8);
 
     // Keys past the sequence, past the causal limit, and padding rows are masked: left out of
     // the row maxima, probability zero. The scores are never written outside the tensor cores
@@ -711,9 +716,13 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #else
     softmax(true, true, need_mask);
 #endif
-    prv = cur;
-    cur = cur == NB - 1 ? 0 : cur + 1;
-    ph ^= cur == 0 ? 1u : 0u;
+    const bool wrap = cur == NB - 1;
+    k_prv = k_cur;
+    b_prv = b_cur;
+    cur = wrap ? 0 : cur + 1;
+    k_cur = wrap ? k_cur - (NB - 1) * KV_BYTES : k_cur + KV_BYTES;
+    b_cur = wrap ? b_cur - 8 * (NB - 1) : b_cur + 8;
+    ph ^= wrap ? 1u : 0u;
   }
   if (nv > 0) {
     // The last turn: P V of the last visit. Warpgroup 1 hands no turn back (the turns balance).
@@ -724,7 +733,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     const bool pv_lo = true, pv_hi = true;
 #endif
     wg_fence();
-    issue_pv(Pc, prv, pv_lo, pv_hi);
+    issue_pv(Pc, k_prv + NB * KV_BYTES, pv_lo, pv_hi);
     wg_commit();
     if (wg == 0) named_arrive(BAR_TURN + 1, 2 * 128);
     wg_wait<0>();  // unconditional: ptxas then knows O is free on every path
