@@ -737,7 +737,11 @@ const MAX_GRID_Z: u32 = 65535;
 /// sequences, `grid.2` of them) once per 65535 sequences, with `batch0` set to each launch's
 /// first sequence. A call is several launches only for more than 65535 sequences (many short
 /// ragged sequences, e.g. an embedding batch); they run in stream order, each waiting for the
-/// previous one (PDL).
+/// previous one (PDL). Such a decode call has one KV split (the plan sizes splits to one wave of
+/// work units, and 65536 sequences are more than a wave): its split-KV launches (cluster merge,
+/// workspace + merge kernel) take `launch_seqs` too, for one rule everywhere, but only the
+/// one-split launch has run with more than 65535 sequences (GPU test
+/// `more_sequences_than_one_grid_holds`).
 fn launch_seqs(
     grid: (u32, u32, u32),
     kp: &KernelParams,
