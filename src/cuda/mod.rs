@@ -1027,10 +1027,15 @@ unsafe fn launch_call(
             // set up for the most this GPU allows, and a call that needs more is refused.
             check_smem(ctx.max_smem, smem, d)?;
             let f = function(&ctx, &v, max_smem.min(ctx.max_smem))?;
+            // The decode kernel's launches (`cluster` CTAs per cluster, 1: none), one per 65535
+            // sequences.
+            let run_decode = |kp: &KernelParams, cluster: u32| {
+                launch_seqs(grid, kp, |g, k| {
+                    launch(f, g, threads, smem, stream, ctx.pdl, cluster, k, &v.name())
+                })
+            };
             if splits == 1 {
-                return launch_seqs(grid, &kp, |g, k| {
-                    launch(f, g, threads, smem, stream, ctx.pdl, 1, k, &v.name())
-                });
+                return run_decode(&kp, 1);
             }
             let rows = d.batch * d.max_lq * d.hq;
             let need = rows * splits * (d.head_dim + 1) * 4;
@@ -1051,19 +1056,7 @@ unsafe fn launch_call(
                 // The splits of each (sequence, KV head) are one cluster and merge in it
                 // (kernels/decode_sm90.cu, cluster_merge_splits): no workspace, no merge kernel.
                 kp.cluster_merge = 1;
-                return launch_seqs(grid, &kp, |g, k| {
-                    launch(
-                        f,
-                        g,
-                        threads,
-                        smem,
-                        stream,
-                        ctx.pdl,
-                        splits as u32,
-                        k,
-                        &v.name(),
-                    )
-                });
+                return run_decode(&kp, splits as u32);
             }
             let (ws, owned) = if p.workspace.is_null() {
                 let mut ptr: cu::CUdeviceptr = 0;
@@ -1078,10 +1071,7 @@ unsafe fn launch_call(
             kp.ws_o = ws;
             kp.ws_lse = ws + (rows * splits * d.head_dim * 4) as u64;
             let merge = variant(Family::Merge);
-            let result = launch_seqs(grid, &kp, |g, k| {
-                launch(f, g, threads, smem, stream, ctx.pdl, 1, k, &v.name())
-            })
-            .and_then(|_| {
+            let result = run_decode(&kp, 1).and_then(|_| {
                 let fm = function(&ctx, &merge, 0)?;
                 let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
                 // kernels/merge.cu: HEAD_DIM threads
