@@ -79,12 +79,18 @@ DEVI void pdl_trigger() {
 }
 
 // The call's sequence of this CTA (grid z holds at most 65535 of them: src/cuda/mod.rs
-// launch_seqs). Each call reads %ctaid.z again (asm volatile), so that a kernel may use it where
-// it needs it rather than hold it in a register throughout.
+// launch_seqs). The d = 256 paged Hopper prefill reads %ctaid.z again at each use (asm
+// volatile): held in a register throughout, it spilled there. Everywhere else a plain read, which
+// the compiler may keep: the volatile read made the d = 256 TMA producer's loop 29 instructions
+// longer and the d = 256 dense kernel 3-15 % slower (bench/runs/session17/run112-ab_d256.log).
 DEVI int seq_index(const KernelParams &p) {
+#if PAGED && HEAD_DIM == 256
   unsigned z;
   asm volatile("mov.u32 %0, %%ctaid.z;\n" : "=r"(z));
   return (int)z + p.batch0;
+#else
+  return (int)blockIdx.z + p.batch0;
+#endif
 }
 
 // One sequence of the batch.

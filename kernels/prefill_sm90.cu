@@ -470,8 +470,17 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // Whether any warp of this warpgroup kept half `hf` of visit u (each wrote its votes before
   // the turn barrier that precedes this read); a vote of all lanes so ptxas sees a warp-uniform
   // condition for the P V it guards.
-  auto kept = [&](bool valid, int u, int hf) {
-    return __all_sync(0xffffffffu, valid && *(volatile u32 *)&wkeep[wg][u & 1][hf] != 0u);
+  // The votes' shared addresses, wkeep[wg][t & 1] and wkeep[wg][(t - 1) & 1], are carried and
+  // swapped each visit like the slots (derived from the shared base in the loop, ptxas rebuilt
+  // that base every visit at d = 256).
+  u32 wk_cur = smem_u32(&wkeep[wg][0][0]), wk_prv = wk_cur + NH * 4;
+  auto kept = [&](bool valid, u32 wk, int hf) {
+    u32 w;
+    asm volatile("ld.volatile.shared.u32 %0, [%1];\n" : "=r"(w) : "r"(wk + 4u * hf));
+    return __all_sync(0xffffffffu, valid && w != 0u);
+  };
+  auto vote = [&](int hf, bool skip) {
+    asm volatile("st.volatile.shared.u8 [%0], %1;\n" ::"r"(wk_cur + 4u * hf + warp), "r"(skip ? 0u : 1u));
   };
 #endif
   if (nv > 0) {
@@ -496,7 +505,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     wg_fence();
     issue_s(S, k_cur);
 #if SKIP
-    const bool pv_lo = kept(t > 0, t - 1, 0), pv_hi = NH == 2 && kept(t > 0, t - 1, NH - 1);
+    const bool pv_lo = kept(t > 0, wk_prv, 0), pv_hi = NH == 2 && kept(t > 0, wk_prv, NH - 1);
 #else
     const bool pv_lo = __all_sync(0xffffffffu, t > 0), pv_hi = pv_lo;
 #endif
@@ -709,10 +718,13 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     }
     // The warp's decisions for the next turn (every lane stores the same bytes: no branch; after
     // the softmax, off its path).
-    ((volatile unsigned char *)&wkeep[wg][t & 1][0])[warp] = skip_lo ? 0 : 1;
+    vote(0, skip_lo);
 #if NH == 2
-    ((volatile unsigned char *)&wkeep[wg][t & 1][1])[warp] = skip_hi ? 0 : 1;
+    vote(1, skip_hi);
 #endif
+    const u32 wk = wk_cur;
+    wk_cur = wk_prv;
+    wk_prv = wk;
 #else
     softmax(true, true, need_mask);
 #endif
@@ -728,7 +740,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // The last turn: P V of the last visit. Warpgroup 1 hands no turn back (the turns balance).
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
-    const bool pv_lo = kept(true, nv - 1, 0), pv_hi = NH == 2 && kept(true, nv - 1, NH - 1);
+    const bool pv_lo = kept(true, wk_prv, 0), pv_hi = NH == 2 && kept(true, wk_prv, NH - 1);
 #else
     const bool pv_lo = true, pv_hi = true;
 #endif
