@@ -270,8 +270,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 
   const int mb = gridDim.x - 1 - blockIdx.x;  // longest (causal) blocks first
   const int h = blockIdx.y;
-  // The CTA's sequence, read again at each use (seq_index): held in a register across the
-  // kernel, the d = 256 paged variants spilled it.
+  // The CTA's sequence through seq_index at each use (common.cuh: the d = 256 paged variants
+  // read %ctaid.z again there; held in a register across the kernel, they spilled it).
   const int kh = h / p.group;
   const Seq s = load_seq(p, seq_index(p));
   const int r0 = mb * BM;
