@@ -1,6 +1,7 @@
 """Reads the phase timings that bench/micro/visit_profile.patch writes into the output (see there):
 cycles per 128-key visit of consumer warp 0 of each warpgroup in one CTA (the middle row block
-of head 3) of the 8K non-causal call, split into kept visits and visits that skipped both halves."""
+of head 3) of the 8K non-causal call, split into visits that kept both halves, skipped both, and
+kept one (the patch of session 17; session 10's had two kinds)."""
 import os
 import sys
 
@@ -13,7 +14,7 @@ from bench import structured  # noqa: E402
 bl = Blasst(sys.argv[1])
 S, H, D = 8192, 32, 128
 names = ["fullwait", "turn", "issue", "mmawait", "maxima", "votes", "rest", "total"]
-for hot in (None, 0.5, 0.08):
+for hot in (None, 0.5, 0.3, 0.08):
     if hot is None:
         q, k, v = (torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
     else:
@@ -30,9 +31,9 @@ for hot in (None, 0.5, 0.08):
         for wg in (0, 1):
             raw = o[0, r0 + 64 * wg, 3, :].view(torch.int16).cpu().to(torch.int64) & 0xFFFF
             vals = [sum(int(raw[i * 4 + kk]) << (16 * kk) for kk in range(4)) for i in range(32)]
-            for c in (0, 1):
+            for c, kind in enumerate(("kept both", "skipped  ", "kept one ")):
                 n = vals[c * 9 + 8]
                 if n:
-                    print(f"hot={hot} fac={fac:.3g} wg={wg} {'skipped' if c else 'kept   '} n={n:3d} "
+                    print(f"hot={hot} fac={fac:.3g} wg={wg} {kind} n={n:3d} "
                           + " ".join(f"{nm} {vals[c * 9 + i] / n:6.0f}" for i, nm in enumerate(names))
-                          + f" | CTA loop {vals[18]}", flush=True)
+                          + f" | CTA loop {vals[27]}", flush=True)
