@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Answered in session 17 (runs 112-113, bench/runs/session17/): the slowdown came with 892cb11's
+# volatile sequence-index read; fixed in 04b1d4b.
 # For the next session (not run yet): which commit slowed the d = 256 Hopper prefill dense kernel
 # on causal inputs in run 110 (373 / 447 TFLOP/s at 4K / 16K, runs 70-105: 370-403 / 488-498)?
 # Build here, one library per commit (git worktree per commit, `cargo build --release --lib`,
