@@ -5,7 +5,8 @@ run). bf16, d = 128 (--d64: 64, --d256: 256), 32 heads, batch 1; 8K and 16K non-
 32K causal (--noncausal: 4K-32K non-causal). Prints absolute times and each build's time
 relative to the first build, and for the skip calls each build's speedup over its own dense
 kernel on the same input (with one build, that is the skip-vs-dense tuning view). Example:
-python3 bench/ab_prefill.py target/device-base/libblasst.so target/device-new/libblasst.so"""
+python3 bench/ab_prefill.py target/device-base/libblasst.so target/device-new/libblasst.so
+(path:VAR=VALUE sets a variable for one build's calls: see `specs` below)."""
 import os
 import sys
 
@@ -15,16 +16,33 @@ sys.path.insert(0, os.path.dirname(__file__))
 from blasst_ctypes import Blasst  # noqa: E402
 from bench import structured, timeit_interleaved  # noqa: E402
 
-libs = [a for a in sys.argv[1:] if not a.startswith("--")]
+# A build is a library path, optionally with environment settings for its calls:
+# path:VAR=VALUE[,VAR=VALUE] (e.g. target/device/libblasst.so:BLASST_PREFILL_PERSIST=0 for a
+# switch the library reads at every call); its name then carries the settings.
+specs = [a for a in sys.argv[1:] if not a.startswith("--")]
+libs = [s.split(":", 1)[0] for s in specs]
+envs = [dict(kv.split("=", 1) for kv in s.split(":", 1)[1].split(",")) if ":" in s else {} for s in specs]
+env_keys = sorted({k for e in envs for k in e})
 rounds = 5
 bls = [Blasst(p) for p in libs]
-names = [os.path.basename(os.path.dirname(os.path.abspath(p))) for p in libs]
+names = [os.path.basename(os.path.dirname(os.path.abspath(p))) + "".join(f"[{k}={v}]" for k, v in e.items())
+         for p, e in zip(libs, envs)]
+
+
+def call(i, p):
+    """Build i's call of params p, with its environment settings and no other build's."""
+    for k in env_keys:
+        if k in envs[i]:
+            os.environ[k] = envs[i][k]
+        else:
+            os.environ.pop(k, None)
+    bls[i].run(p)
 H, D = 32, (64 if "--d64" in sys.argv else 256 if "--d256" in sys.argv else 128)
 
 
 def ab(label, make_params):
     ps = [make_params(bl) for bl in bls]
-    med = timeit_interleaved([lambda bl=bl, p=p: bl.run(p) for bl, p in zip(bls, ps)], rounds=rounds, min_ms=30.0)
+    med = timeit_interleaved([lambda i=i, p=p: call(i, p) for i, p in enumerate(ps)], rounds=rounds, min_ms=30.0)
     cells = " | ".join(f"{n} {m * 1e3:6.3f} ms x{med[0] / m:.3f}" for n, m in zip(names, med))
     print(f"{label:<34} {cells}", flush=True)
     return med
@@ -49,7 +67,7 @@ for S, causal in cases:
     for hot in (0.5, 0.3, 0.08):
         q, k, v = structured(1, S, H, H, D, hot, seed=S)
         stats = torch.zeros(2, dtype=torch.int64, device="cuda")
-        bls[0].run(bls[0].params(q, k, v, o, causal=causal, factor=1e-3 * S, stats=stats))
+        call(0, bls[0].params(q, k, v, o, causal=causal, factor=1e-3 * S, stats=stats))
         torch.cuda.synchronize()
         s = stats.tolist()
         dense = ab(f"{tag} dense (hot={hot})", lambda bl: bl.params(q, k, v, o, causal=causal))

@@ -131,9 +131,17 @@ fn max_diff(a: &[f32], b: &[f32], offs: &Built) -> f32 {
 fn gpu_cases(dtype: u32) -> Vec<Case> {
     // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64, 128 and 256, causal or
     // not.
-    let shapes: [(usize, usize, &[usize], &[usize], Layout); 13] = [
+    let shapes: [(usize, usize, &[usize], &[usize], Layout); 16] = [
         // prefill: padded, odd lengths (not multiples of 128), GQA 4
         (8, 2, &[300, 300], &[300, 300], Layout::Bshd),
+        // prefill with more CTAs (128 rows x head x sequence) than the H200 has multiprocessors
+        // (132): padded (160) and ragged (240, the shorter sequences' upper row blocks without
+        // rows)
+        (16, 8, &[520, 520], &[520, 520], Layout::Bshd),
+        (16, 4, &[600, 130, 260], &[600, 900, 260], Layout::Ragged),
+        // Lq > Lk: causal, the first sequence's rows 0-399 see no key, so its first row blocks
+        // have no KV tile to visit and only write zeros and -inf
+        (16, 4, &[700, 50], &[300, 600], Layout::Ragged),
         // prefill: Lq < Lk (prefill with cache), [b, h, s, d] layout, MQA
         (4, 1, &[200], &[1000], Layout::Bhsd),
         // ragged prefill
@@ -388,6 +396,9 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
             Layout::Bshd,
         ),
         (1024, 1024, 4, 2, true, 0.2, Layout::Bshd),
+        // more CTAs than multiprocessors (256 and 192, GQA 4 and 3), paged among them
+        (1024, 1024, 32, 8, true, 0.2, Layout::Bshd),
+        (900, 2000, 24, 8, true, 0.2, Layout::Paged(64)),
         (300, 2000, 8, 2, true, 0.15, Layout::Bshd),
         (700, 3000, 4, 1, false, 0.3, Layout::Paged(64)),
         (1, 8192, 32, 8, false, 0.2, Layout::Bshd),
@@ -528,9 +539,10 @@ fn skip_kernel_that_skips_nothing_is_bit_identical_to_dense() {
     }
     let mut rng = Rng::new(seed());
     for c in [
+        // 224 CTAs: more than the H200's 132 multiprocessors
         Case {
-            hq: 4,
-            hkv: 2,
+            hq: 32,
+            hkv: 8,
             d: 128,
             lq: vec![777],
             lk: vec![777],
@@ -627,8 +639,8 @@ fn calls_replay_inside_a_cuda_graph() {
         (32, 8, &[1, 1], &[3000, 200], Layout::Paged(64), false),
         // decode, 19 splits (workspace and kernels/merge.cu)
         (8, 2, &[1], &[20000], Layout::Bshd, false),
-        // prefill, causal
-        (8, 2, &[300, 300], &[300, 300], Layout::Bshd, true),
+        // prefill, causal, 192 CTAs (more than one wave on the H200)
+        (32, 8, &[300, 300], &[300, 300], Layout::Bshd, true),
     ];
     for (hq, hkv, lq, lk, layout, causal) in shapes {
         let c = Case {
@@ -730,6 +742,8 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
     for (name, lq, lk, heads, d) in [
         ("prefill", 1024usize, 2048usize, 4usize, 128usize),
         ("prefill d64 causal-free", 700, 3000, 2, 64),
+        // 192 CTAs (more than one wave): every CTA's sweep counts reach the totals
+        ("prefill many tiles", 1024, 1024, 24, 128),
         ("decode split-KV", 1, 16384, 8, 128),
         ("prefill d256", 600, 1500, 2, 256),
         ("decode d256", 1, 8192, 8, 256),
