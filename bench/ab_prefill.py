@@ -17,8 +17,10 @@ from blasst_ctypes import Blasst  # noqa: E402
 from bench import structured, timeit_interleaved  # noqa: E402
 
 # A build is a library path, optionally with environment settings for its calls:
-# path:VAR=VALUE[,VAR=VALUE] (e.g. target/device/libblasst.so:BLASST_PREFILL_PERSIST=0 for a
-# switch the library reads at every call); its name then carries the settings.
+# path:VAR=VALUE[,VAR=VALUE] (e.g. target/device/libblasst.so:BLASST_PREFILL_KERNEL=mma, a switch
+# the library reads at every call: the portable kernel against the Hopper one; session 18's runs
+# used a switch of the persistent kernel they measured, BLASST_PREFILL_PERSIST, which the library
+# does not have); its name then carries the settings.
 specs = [a for a in sys.argv[1:] if not a.startswith("--")]
 libs = [s.split(":", 1)[0] for s in specs]
 envs = [dict(kv.split("=", 1) for kv in s.split(":", 1)[1].split(",")) if ":" in s else {} for s in specs]
