@@ -6,14 +6,15 @@ PyTorch SDPA on the contiguous cache (bench.py's timeit_interleaved: medians of 
 build's time relative to the first build, and each build's skip speedup over its own dense.
 --size BxL (repeatable) replaces the six sizes; --gaussian times the contiguous dense calls (and
 SDPA) on Gaussian inputs, as bench/bench.py's dense rows do, instead of the structured ones. Example:
-python3 bench/ab_decode.py target/device-base/libblasst.so target/device-new/libblasst.so"""
+python3 bench/ab_decode.py target/device-base/libblasst.so target/device-new/libblasst.so
+(a build may carry its own environment: path:VAR=VALUE, see `builds` below)"""
 import os
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from blasst_ctypes import Blasst  # noqa: E402
+from blasst_ctypes import Builds  # noqa: E402
 from bench import SDPBackend, sdpa, structured, timeit_interleaved  # noqa: E402
 
 args = sys.argv[1:]
@@ -21,9 +22,20 @@ sizes = [tuple(int(x) for x in args[i + 1].split("x")) for i, a in enumerate(arg
 # The benchmark's sizes (33, 2 and 1 KV splits), 4 splits in clusters that all fit on an H200
 # (7x8K) and 4 and 8 splits whose clusters do not (session 9 missed a 15-32 % regression there).
 sizes = sizes or [(1, 131072), (16, 32768), (64, 8192), (7, 8192), (8, 8192), (4, 16384)]
-libs = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] != "--size")]
-bls = [Blasst(p) for p in libs]
-names = [os.path.basename(os.path.dirname(os.path.abspath(p))) for p in libs]
+# Builds: library paths, each optionally with its own environment (path:VAR=VALUE[,...], e.g.
+# target/device/libblasst.so:BLASST_DECODE_KERNEL=mma; blasst_ctypes.Builds).
+builds = Builds([a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] != "--size")])
+bls, names = builds.libs, builds.names
+
+
+def prepared(make):
+    """Each build's params from make(bl), made under the build's environment (the workspace
+    size depends on it)."""
+    out = []
+    for i, bl in enumerate(bls):
+        builds.enter(i)
+        out.append(make(bl))
+    return out
 Hq, Hkv, D, PAGE = 32, 8, 128, 64
 BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
 
@@ -50,8 +62,8 @@ for B, L in sizes:
         tag = f"{B}x{L} {'paged' if paged else 'contig'}"
         gaussian = "--gaussian" in args and not paged
         qd, kd, vd = (torch.randn_like(x) for x in (q, k, v)) if gaussian else (q, kk, vv)
-        dense = [bl.with_workspace(bl.params(qd, kd, vd, o, **kw)) for bl in bls]
-        fns = [lambda bl=bl, p=p: bl.run(p) for bl, p in zip(bls, dense)]
+        dense = prepared(lambda bl: bl.with_workspace(bl.params(qd, kd, vd, o, **kw)))
+        fns = [lambda i=i, p=p: builds.run(i, p) for i, p in enumerate(dense)]
         if not paged:
             fns.append(lambda: sdpa(qd, kd, vd, False, BACKENDS))
         t = timeit_interleaved(fns, iters=20)
@@ -59,10 +71,10 @@ for B, L in sizes:
         if not paged:
             print(f"{tag}   dense vs sdpa: " + " | ".join(f"{n} x{t[-1] / d:.3f}" for n, d in zip(names, t)), flush=True)
         stats = torch.zeros(2, dtype=torch.int64, device="cuda")
-        skip = [bl.with_workspace(bl.params(q, kk, vv, o, factor=1e-3 * L, stats=stats, **kw)) for bl in bls]
-        bls[0].run(skip[0])
+        skip = prepared(lambda bl: bl.with_workspace(bl.params(q, kk, vv, o, factor=1e-3 * L, stats=stats, **kw)))
+        builds.run(0, skip[0])
         torch.cuda.synchronize()
         s = stats.tolist()
-        ts = timeit_interleaved([lambda bl=bl, p=p: bl.run(p) for bl, p in zip(bls, skip)], iters=20)
+        ts = timeit_interleaved([lambda i=i, p=p: builds.run(i, p) for i, p in enumerate(skip)], iters=20)
         line(f"{tag} skip {s[1] / max(1, s[0]):4.0%}", gb, ts)
         print(f"{tag}   skip over own dense: " + " | ".join(f"{n} x{d / s_:.3f}" for n, d, s_ in zip(names, t, ts)), flush=True)

@@ -13,7 +13,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from blasst_ctypes import Blasst  # noqa: E402
+from blasst_ctypes import Builds  # noqa: E402
 from bench import structured, timeit_interleaved  # noqa: E402
 
 # A build is a library path, optionally with environment settings for its calls:
@@ -21,24 +21,9 @@ from bench import structured, timeit_interleaved  # noqa: E402
 # the library reads at every call: the portable kernel against the Hopper one; session 18's runs
 # used a switch of the persistent kernel they measured, BLASST_PREFILL_PERSIST, which the library
 # does not have); its name then carries the settings.
-specs = [a for a in sys.argv[1:] if not a.startswith("--")]
-libs = [s.split(":", 1)[0] for s in specs]
-envs = [dict(kv.split("=", 1) for kv in s.split(":", 1)[1].split(",")) if ":" in s else {} for s in specs]
-env_keys = sorted({k for e in envs for k in e})
+builds = Builds([a for a in sys.argv[1:] if not a.startswith("--")])
+bls, names, call = builds.libs, builds.names, builds.run
 rounds = 5
-bls = [Blasst(p) for p in libs]
-names = [os.path.basename(os.path.dirname(os.path.abspath(p))) + "".join(f"[{k}={v}]" for k, v in e.items())
-         for p, e in zip(libs, envs)]
-
-
-def call(i, p):
-    """Build i's call of params p, with its environment settings and no other build's."""
-    for k in env_keys:
-        if k in envs[i]:
-            os.environ[k] = envs[i][k]
-        else:
-            os.environ.pop(k, None)
-    bls[i].run(p)
 H, D = 32, (64 if "--d64" in sys.argv else 256 if "--d256" in sys.argv else 128)
 
 

@@ -101,3 +101,35 @@ class Blasst:
         if st != 0:
             raise RuntimeError(self.lib.blasst_last_error().decode())
         return out
+
+
+class Builds:
+    """Several library builds in one process, from specs `path[:VAR=VALUE[,VAR=VALUE]]`: each
+    build's calls run with its own environment settings (read by the library at every call, e.g.
+    BLASST_PREFILL_KERNEL=mma or BLASST_DECODE_KERNEL=mma) and none of another build's. For the
+    interleaved A/B scripts (bench/ab_prefill.py, bench/ab_decode.py)."""
+
+    def __init__(self, specs):
+        import os
+        self._os = os
+        paths = [s.split(":", 1)[0] for s in specs]
+        self.envs = [dict(kv.split("=", 1) for kv in s.split(":", 1)[1].split(",")) if ":" in s else {}
+                     for s in specs]
+        self.keys = sorted({k for e in self.envs for k in e})
+        self.libs = [Blasst(p) for p in paths]
+        self.names = [os.path.basename(os.path.dirname(os.path.abspath(p))) + "".join(f"[{k}={v}]" for k, v in e.items())
+                      for p, e in zip(paths, self.envs)]
+
+    def enter(self, i):
+        """Sets build i's environment (and clears the other builds' settings)."""
+        for k in self.keys:
+            if k in self.envs[i]:
+                self._os.environ[k] = self.envs[i][k]
+            else:
+                self._os.environ.pop(k, None)
+
+    def run(self, i, p):
+        """Build i's call of params p, with its environment."""
+        self.enter(i)
+        self.libs[i].run(p)
+
