@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: Rust tests, clippy (warnings are errors), rustfmt, the header sync check,
 # an install into a temporary prefix and the C tests (c_tests/) against that installed
-# package. Installs CMake (from PyPI) when it is missing.
+# package, and a syntax check of the Python scripts that only the GPU machine runs (bench/).
+# Installs CMake (from PyPI) when it is missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -30,6 +31,18 @@ nvrtc_dir=$(python3 -c "import nvidia, os; print(os.path.join(list(nvidia.__path
 export LD_LIBRARY_PATH="$nvrtc_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export BLASST_REQUIRE_NVRTC=1
 
+echo "== the GPU machine's Python scripts compile (they run only there)"
+python3 - <<'PY'
+import pathlib, sys
+bad = 0
+for f in sorted(pathlib.Path("bench").rglob("*.py")):
+    try:
+        compile(f.read_text(), str(f), "exec")
+    except SyntaxError as e:
+        print(f"{f}: {e}")
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
 echo "== cargo fmt --check"
 cargo fmt --check
 echo "== cargo clippy"
