@@ -1,5 +1,7 @@
 """Per-kernel GPU times of split decode calls (torch.profiler): the decode kernel, the split
-merge and the start-to-start period, for each library build given. Run from the repository root."""
+merge and the start-to-start period, for each library build given. Run from the repository root.
+--size BxL (repeatable) replaces the default sizes (1 x 128K, 16 x 32K); dense calls, 32/8 heads.
+Example: python3 bench/micro/profile_decode_kernels.py target/device/libblasst.so --size 64x8192"""
 import sys
 
 import torch
@@ -7,9 +9,13 @@ sys.path.insert(0, "bench")
 from blasst_ctypes import Blasst
 from bench import structured
 from torch.profiler import profile, ProfilerActivity
-for lib in sys.argv[1:]:
+args = sys.argv[1:]
+sizes = [tuple(int(x) for x in args[i + 1].split("x")) for i, a in enumerate(args) if a == "--size"]
+sizes = sizes or [(1, 131072), (16, 32768)]
+libs = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] != "--size")]
+for lib in libs:
     bl = Blasst(lib)
-    for B, L in ((1, 131072), (16, 32768)):
+    for B, L in sizes:
         q, k, v = structured(B, L, 32, 8, 128, 0.25, seed=L + B, Sq=1, spread=True)
         o = torch.empty(B, 1, 32, 128, device="cuda", dtype=torch.bfloat16)
         p = bl.with_workspace(bl.params(q, k, v, o))
