@@ -303,7 +303,9 @@ enum blasst_status blasst_attn_run(const struct blasst_attn_params *p, void *cud
 /**
  * Bytes of workspace the call needs (0 when none); `*bytes` is written on success only. For a
  * CUDA decode call the size is for the current context's GPU (the plan's KV splits fill one
- * wave of its multiprocessors): ask on the GPU the call runs on.
+ * wave of its multiprocessors): ask on the GPU the call runs on. It does not depend on
+ * `threshold_scale_factor` (the larger of the dense and the skip plan's needs), so one size per
+ * shape serves dense calls, skip calls and the calibration sweep.
  */
 enum blasst_status blasst_attn_workspace_size(const struct blasst_attn_params *p, size_t *bytes);
 
@@ -311,7 +313,9 @@ enum blasst_status blasst_attn_workspace_size(const struct blasst_attn_params *p
  * The plan the call runs with (block sizes, KV order, splits). `out->struct_size` is set. A
  * CUDA decode call's KV splits are made for the current context's GPU (needs the driver:
  * BLASST_ERROR_NO_DEVICE without one); pass the plan to a CPU call (`params.plan`) to
- * reproduce that GPU's skip decisions. A CPU call's default plan is an H100/H200's.
+ * reproduce that GPU's skip decisions. A CPU call's default plan is an H100/H200's. A dense
+ * call's decode splits can differ from a skip call's of the same shape (on Hopper at d = 128,
+ * contiguous: one CTA per multiprocessor instead of two): ask with the call's own factor.
  */
 enum blasst_status blasst_attn_plan(const struct blasst_attn_params *p,
                                     struct blasst_attn_plan_info *out);

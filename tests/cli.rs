@@ -32,9 +32,12 @@ fn plan_prints_decode_row_tiles() {
         s.contains("block_m 32 ") && s.contains(": 1 row tile(s)"),
         "{s}"
     );
-    // One token, GQA 4: one tile of 4 rows, 33 splits at 128K keys.
-    let s = plan("--seqlen-q 1 --seqlen-kv 131072");
+    // One token, GQA 4: one tile of 4 rows; at 128K keys a skip call has 33 splits (264 CTAs,
+    // two per multiprocessor of an H100/H200), a dense one 16 (128 CTAs, one per multiprocessor).
+    let s = plan("--seqlen-q 1 --seqlen-kv 131072 --factor 4");
     assert!(s.contains("block_m 4  block_n 64  num_kv_splits 33"), "{s}");
+    let s = plan("--seqlen-q 1 --seqlen-kv 131072");
+    assert!(s.contains("block_m 4  block_n 64  num_kv_splits 16"), "{s}");
     // Prefill: 16 x 64 tiles, one split, no row-tile line.
     let s = plan("--seqlen-q 512 --seqlen-kv 1024");
     assert!(

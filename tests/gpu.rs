@@ -712,7 +712,8 @@ fn host_pointers_are_rejected() {
     assert!(e.message().contains("is device memory"), "{}", e.message());
 }
 
-/// The plan `blasst_attn_plan` gives a contiguous bf16 CUDA call of `shape` on this GPU.
+/// The plan `blasst_attn_plan` gives a contiguous bf16 CUDA skip call of `shape` on this GPU (the
+/// plan the calibration sweep runs).
 fn gpu_plan(
     shape: blasst::cpu::Shape,
     q: &[bf16],
@@ -727,6 +728,8 @@ fn gpu_plan(
         .map(|x| DeviceBuffer::from_slice(x).unwrap())
         .collect();
     (p.q, p.k, p.v, p.o) = (bufs[0].ptr(), bufs[1].ptr(), bufs[2].ptr(), bufs[3].ptr());
+    // The sweep runs a skip call's plan (a dense decode call's splits can differ).
+    p.threshold_scale_factor = 1.0;
     blasst::attn::plan(&p).unwrap()
 }
 

@@ -126,15 +126,27 @@ pub fn plan(p: &AttnParams) -> Result<AttnPlanInfo> {
 /// when the plan has one split). Partial outputs are fp32 `[splits][rows][heads][dim]`
 /// followed by fp32 LSEs `[splits][rows][heads]`. For a CUDA decode call the split count, and
 /// so the size, is made for the current context's GPU (its multiprocessors: `plan`); Hopper
-/// calls of 2-4 splits usually merge inside thread-block clusters and leave it untouched.
+/// calls of 2-4 splits usually merge inside thread-block clusters and leave it untouched. The
+/// size does not depend on `threshold_scale_factor`: it is the larger of what the call needs
+/// dense and with skipping (their decode plans can differ: `plan::dense_one_cta_per_sm`), so a
+/// workspace sized once per shape serves dense calls, skip calls and the calibration sweep.
 pub fn workspace_size(p: &AttnParams) -> Result<usize> {
     let d = validate(p)?;
-    if d.device == Device::Cpu || d.plan.num_kv_splits <= 1 {
+    if d.device == Device::Cpu {
+        return Ok(0);
+    }
+    let mut other = *p;
+    other.threshold_scale_factor = if d.factor == 0.0 { 1.0 } else { 0.0 };
+    let splits = d
+        .plan
+        .num_kv_splits
+        .max(validate(&other)?.plan.num_kv_splits) as usize;
+    if splits <= 1 {
         return Ok(0);
     }
     let rows = d.batch * d.max_lq;
     let per_split = rows * d.hq * (d.head_dim + 1) * 4;
-    Ok(per_split * d.plan.num_kv_splits as usize)
+    Ok(per_split * splits)
 }
 
 /// The calibration sweep (SPEC section 6): one dense pass (the output is written as by a
@@ -152,10 +164,16 @@ pub unsafe fn calibrate_sweep(
     visited: *mut u64,
     cuda_stream: *mut c_void,
 ) -> Result<()> {
-    // The sweep is one dense pass whatever the caller's factor.
+    // The sweep is one dense pass whatever the caller's factor, on the plan of a skip call (it
+    // counts what skip calls would skip, and their decode splits can differ from a dense call's:
+    // plan::dense_one_cta_per_sm). A factor that validation refuses is still refused.
+    let mut as_skip = *p;
+    if as_skip.threshold_scale_factor == 0.0 {
+        as_skip.threshold_scale_factor = 1.0;
+    }
     let d = Desc {
         factor: 0.0,
-        ..validate(p)?
+        ..validate(&as_skip)?
     };
     if lambdas.is_empty() || lambdas.len() > 32 {
         return Err(invalid!(

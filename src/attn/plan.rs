@@ -31,9 +31,10 @@ pub const PREFILL_BLOCK_N: u32 = 64;
 pub const DECODE_MAX_BLOCK_M: usize = 64;
 pub const DECODE_BLOCK_N: u32 = 64;
 /// The decode plan's target work units for a call of `block_m` packed rows: one wave of the
-/// decode kernel's CTAs on `d.gpu`, or `BLASST_DECODE_UNITS` (a tuning switch for benchmarks,
-/// read once per process; the CPU backend reads the same value).
-fn decode_target_units(d: &Desc, block_m: u32) -> usize {
+/// decode kernel's CTAs on `d.gpu` (with `one_per_sm`, one CTA per multiprocessor: see
+/// `dense_one_cta_per_sm`), or `BLASST_DECODE_UNITS` (a tuning switch for benchmarks, read once
+/// per process; the CPU backend reads the same value).
+fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
     static UNITS: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
     UNITS
         .get_or_init(|| {
@@ -42,7 +43,37 @@ fn decode_target_units(d: &Desc, block_m: u32) -> usize {
                 .and_then(|v| v.trim().parse().ok())
                 .filter(|&u| (1..=4096).contains(&u))
         })
-        .unwrap_or_else(|| d.gpu.sms * crate::cuda::decode_ctas_per_sm(&d.gpu, d.head_dim, block_m))
+        .unwrap_or_else(|| {
+            let per_sm = if one_per_sm {
+                1
+            } else {
+                crate::cuda::decode_ctas_per_sm(&d.gpu, d.head_dim, block_m)
+            };
+            d.gpu.sms * per_sm
+        })
+}
+
+/// Dense decode calls on the Hopper decode kernel at d = 128 with a contiguous (not paged) cache
+/// size their splits for one CTA per multiprocessor rather than the two that fit, where that
+/// gives 2 or more than 4 splits. Why (session 19, runs 127-128, Nsight Compute on the H200): at
+/// 16 x 32K the kernel's 256 CTAs (128 (sequence, KV head) units x 2 splits, two per SM) read DRAM
+/// at 93-95 % of peak, PyTorch SDPA's 128 (one per unit and SM) at 94.7-94.8 %. Measured (runs
+/// 129-130, interleaved against two CTAs per SM): 1 x 128K (16 splits instead of 33) +2.0-2.2 %,
+/// 2 x 32K +1.2 %, 3 x 16K +1.9 %, 7-8 x 8K (2 splits instead of 4) +3.0-5.7 %; but plans of 3-4
+/// splits, which the Hopper kernel merges in clusters of that many CTAs, ran 35 % slower (4 x
+/// 16K, 4 splits), and 16 x 32K with 1 split moved +1.8 % on one GPU lease and -1.6 % on
+/// another: those keep two CTAs per SM. Skip calls keep two CTAs per SM:
+/// one CTA's decisions and V loads overlap the other's K stream (one per SM cost them 5-7 %), and
+/// so does the calibration sweep, which counts what skip calls would skip; paged calls too (one
+/// CTA per SM exposes each tile's block-table read: 5-6 % slower, session 7), and the other head
+/// dims (d = 64 measured faster with more CTAs, session 12; d = 256 runs one CTA per SM anyway).
+/// `BLASST_DECODE_DENSE_ONE_PER_SM=0` turns it off (an A/B switch, read at every call).
+fn dense_one_cta_per_sm(d: &Desc, block_m: u32) -> bool {
+    d.factor == 0.0
+        && d.paged.is_none()
+        && d.head_dim == 128
+        && crate::cuda::decode_runs_sm90(&d.gpu, d.head_dim, block_m)
+        && !std::env::var("BLASST_DECODE_DENSE_ONE_PER_SM").is_ok_and(|v| v.trim() == "0")
 }
 const DECODE_MIN_TILES_PER_SPLIT: usize = 16;
 const MAX_SPLITS: usize = 128;
@@ -72,9 +103,20 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let units = d.batch * d.hkv * row_tiles;
     let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
     let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
-    let splits = (decode_target_units(d, block_m as u32) / units)
-        .min(max_by_len)
-        .clamp(1, MAX_SPLITS);
+    let splits_for = |one_per_sm| {
+        (decode_target_units(d, block_m as u32, one_per_sm) / units)
+            .min(max_by_len)
+            .clamp(1, MAX_SPLITS)
+    };
+    let two_per_sm = splits_for(false);
+    let splits = if dense_one_cta_per_sm(d, block_m as u32) {
+        // Only 2 or more than 4 splits (see dense_one_cta_per_sm).
+        Some(splits_for(true))
+            .filter(|&s| s == 2 || s > crate::cuda::MAX_CLUSTER_MERGE_SPLITS)
+            .unwrap_or(two_per_sm)
+    } else {
+        two_per_sm
+    };
     AttnPlanInfo {
         phase: Phase::Decode.as_u32(),
         block_m: block_m as u32,
@@ -162,8 +204,71 @@ pub(crate) fn test_desc(batch: usize, hq: usize, hkv: usize, lq: usize, lk: usiz
 
 #[cfg(test)]
 mod tests {
-    use super::test_desc as desc;
     use super::*;
+
+    /// A skip call's description (`test_desc` with a factor): the plans below are the skip
+    /// calls' (two CTAs per multiprocessor on Hopper at d = 128).
+    fn desc(batch: usize, hq: usize, hkv: usize, lq: usize, lk: usize) -> Desc {
+        let mut d = test_desc(batch, hq, hkv, lq, lk);
+        d.factor = 1.0;
+        d.plan = default_plan(&d);
+        d
+    }
+
+    #[test]
+    fn dense_contiguous_decode_at_d128_plans_one_cta_per_sm() {
+        // (batch, hq, hkv, lq, lk) -> (skip splits, dense splits) at d = 128 on an H100/H200:
+        // dense contiguous calls fill 132 CTAs (one per multiprocessor), skip calls 264; but
+        // only where that gives 2 or more than 4 splits (16 x 32K would have 1, 4 x 16K 4: they
+        // keep the skip calls' 2 and 8; 3 x 16K has 5, merged by the merge kernel).
+        for (b, hq, hkv, lq, lk, skip, dense) in [
+            (1, 32, 8, 1, 131072, 33, 16),
+            (16, 32, 8, 1, 32768, 2, 2),
+            (64, 32, 8, 1, 8192, 1, 1),
+            (1, 32, 8, 1, 2048, 2, 2),
+            (7, 32, 8, 1, 8192, 4, 2),
+            (4, 32, 8, 1, 16384, 8, 8),
+            (3, 32, 8, 1, 16384, 11, 5),
+            (2, 32, 8, 1, 32768, 16, 8),
+            (4, 64, 8, 4, 32768, 4, 2),
+        ] {
+            let d = desc(b, hq, hkv, lq, lk);
+            assert_eq!(
+                d.plan.num_kv_splits, skip,
+                "skip {b}x{lk} {hq}/{hkv} lq {lq}"
+            );
+            let dense_d = Desc { factor: 0.0, ..d };
+            assert_eq!(
+                default_plan(&dense_d).num_kv_splits,
+                dense,
+                "dense {b}x{lk} {hq}/{hkv} lq {lq}"
+            );
+            // Paged dense calls, other head dims and other GPUs keep the skip calls' plan.
+            let paged = Desc {
+                paged: Some(super::super::validate::Paged {
+                    page_size: 64,
+                    table_stride: lk.div_ceil(64),
+                    num_pages: 0,
+                }),
+                ..dense_d
+            };
+            assert_eq!(default_plan(&paged).num_kv_splits, skip);
+            let mut portable = dense_d;
+            portable.gpu.sm90a = false;
+            let mut portable_skip = d;
+            portable_skip.gpu.sm90a = false;
+            assert_eq!(
+                default_plan(&portable).num_kv_splits,
+                default_plan(&portable_skip).num_kv_splits
+            );
+        }
+        for hd in [64, 256] {
+            let mut d = desc(16, 32, 8, 1, 32768);
+            d.head_dim = hd;
+            let dense_d = Desc { factor: 0.0, ..d };
+            assert_eq!(default_plan(&dense_d), default_plan(&d), "d {hd}");
+        }
+    }
 
     #[test]
     fn decode_splits_fill_one_wave_of_long_splits() {

@@ -176,6 +176,10 @@ enum Cmd {
         seqlen_q: u32,
         #[arg(long)]
         seqlen_kv: u32,
+        /// threshold_scale_factor of the call (0 = dense): on Hopper a dense contiguous decode
+        /// call at d = 128 splits its KV for one CTA per multiprocessor, a skip call for two.
+        #[arg(long, default_value_t = 0.0)]
+        factor: f32,
     },
 }
 
@@ -372,8 +376,10 @@ fn run(cli: Cli) -> blasst::Result<()> {
             head_dim,
             seqlen_q,
             seqlen_kv,
+            factor,
         } => {
             let mut p = blasst::AttnParams::default();
+            p.threshold_scale_factor = factor;
             let dummy = [0u64; 2];
             p.device = blasst::attn::BLASST_DEVICE_CPU;
             p.dtype = blasst::attn::BLASST_DTYPE_BF16;

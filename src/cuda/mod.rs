@@ -607,7 +607,7 @@ const DECODE_SM90_THREADS: u32 = 128;
 /// write the workspace and run kernels/merge.cu. Measured on the H200 against the merge kernel
 /// (bench/runs/session9/run55-*): 2 splits +0.4-1.2 %, 4 splits +1.6-3.0 %, 8 splits (a 31 us
 /// call) -4..0 %, and still -3 % with the merge's remote reads batched (run 58).
-const MAX_CLUSTER_MERGE_SPLITS: usize = 4;
+pub(crate) const MAX_CLUSTER_MERGE_SPLITS: usize = 4;
 
 /// Threads of kernels/prefill.cu (`NTHREADS`): 4 warps of two m16 atoms, at d = 256 8 warps of
 /// one; 128 query rows per CTA either way.
@@ -644,6 +644,12 @@ fn use_sm90_prefill(arch: &str) -> bool {
 /// rows, unless `BLASST_DECODE_KERNEL=mma`.
 fn use_sm90_decode(sm90a: bool, block_m: u32, head_dim: usize) -> bool {
     sm90a && block_m <= nvrtc::decode90_max_rows(head_dim) && !mma_forced("BLASST_DECODE_KERNEL")
+}
+
+/// Whether a decode call of `block_m`-row tiles at `head_dim` runs kernels/decode_sm90.cu on a
+/// GPU like `g`.
+pub fn decode_runs_sm90(g: &GpuShape, head_dim: usize, block_m: u32) -> bool {
+    use_sm90_decode(g.sm90a, block_m, head_dim)
 }
 
 /// The decode row tile (packed rows: query tokens x query heads per KV head) of a call of `rows`

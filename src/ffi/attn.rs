@@ -46,7 +46,9 @@ pub unsafe extern "C" fn blasst_attn_run(
 
 /// Bytes of workspace the call needs (0 when none); `*bytes` is written on success only. For a
 /// CUDA decode call the size is for the current context's GPU (the plan's KV splits fill one
-/// wave of its multiprocessors): ask on the GPU the call runs on.
+/// wave of its multiprocessors): ask on the GPU the call runs on. It does not depend on
+/// `threshold_scale_factor` (the larger of the dense and the skip plan's needs), so one size per
+/// shape serves dense calls, skip calls and the calibration sweep.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn blasst_attn_workspace_size(
     p: *const AttnParams,
@@ -63,7 +65,9 @@ pub unsafe extern "C" fn blasst_attn_workspace_size(
 /// The plan the call runs with (block sizes, KV order, splits). `out->struct_size` is set. A
 /// CUDA decode call's KV splits are made for the current context's GPU (needs the driver:
 /// BLASST_ERROR_NO_DEVICE without one); pass the plan to a CPU call (`params.plan`) to
-/// reproduce that GPU's skip decisions. A CPU call's default plan is an H100/H200's.
+/// reproduce that GPU's skip decisions. A CPU call's default plan is an H100/H200's. A dense
+/// call's decode splits can differ from a skip call's of the same shape (on Hopper at d = 128,
+/// contiguous: one CTA per multiprocessor instead of two): ask with the call's own factor.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn blasst_attn_plan(
     p: *const AttnParams,
