@@ -135,12 +135,13 @@ pub fn workspace_size(p: &AttnParams) -> Result<usize> {
     if d.device == Device::Cpu {
         return Ok(0);
     }
-    let mut other = *p;
-    other.threshold_scale_factor = if d.factor == 0.0 { 1.0 } else { 0.0 };
-    let splits = d
-        .plan
-        .num_kv_splits
-        .max(validate(&other)?.plan.num_kv_splits) as usize;
+    // A CUDA call runs its default plan (plan::effective_plan), so the other plan is the default
+    // one of the same call with the factor on or off.
+    let other = plan::default_plan(&Desc {
+        factor: if d.factor == 0.0 { 1.0 } else { 0.0 },
+        ..d
+    });
+    let splits = d.plan.num_kv_splits.max(other.num_kv_splits) as usize;
     if splits <= 1 {
         return Ok(0);
     }

@@ -72,7 +72,7 @@ fn dense_one_cta_per_sm(d: &Desc, block_m: u32) -> bool {
     d.factor == 0.0
         && d.paged.is_none()
         && d.head_dim == 128
-        && crate::cuda::decode_runs_sm90(&d.gpu, d.head_dim, block_m)
+        && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m, d.head_dim)
         && !std::env::var("BLASST_DECODE_DENSE_ONE_PER_SM").is_ok_and(|v| v.trim() == "0")
 }
 const DECODE_MIN_TILES_PER_SPLIT: usize = 16;

@@ -642,14 +642,8 @@ fn use_sm90_prefill(arch: &str) -> bool {
 
 /// Whether decode runs kernels/decode_sm90.cu: on sm_90a for up to `decode90_max_rows` packed
 /// rows, unless `BLASST_DECODE_KERNEL=mma`.
-fn use_sm90_decode(sm90a: bool, block_m: u32, head_dim: usize) -> bool {
+pub(crate) fn use_sm90_decode(sm90a: bool, block_m: u32, head_dim: usize) -> bool {
     sm90a && block_m <= nvrtc::decode90_max_rows(head_dim) && !mma_forced("BLASST_DECODE_KERNEL")
-}
-
-/// Whether a decode call of `block_m`-row tiles at `head_dim` runs kernels/decode_sm90.cu on a
-/// GPU like `g`.
-pub fn decode_runs_sm90(g: &GpuShape, head_dim: usize, block_m: u32) -> bool {
-    use_sm90_decode(g.sm90a, block_m, head_dim)
 }
 
 /// The decode row tile (packed rows: query tokens x query heads per KV head) of a call of `rows`
