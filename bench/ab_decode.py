@@ -14,17 +14,16 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from blasst_ctypes import Builds  # noqa: E402
+from blasst_ctypes import Builds, size_args  # noqa: E402
 from bench import SDPBackend, sdpa, structured, timeit_interleaved  # noqa: E402
 
 args = sys.argv[1:]
-sizes = [tuple(int(x) for x in args[i + 1].split("x")) for i, a in enumerate(args) if a == "--size"]
 # The benchmark's sizes (33, 2 and 1 KV splits), 4 splits in clusters that all fit on an H200
 # (7x8K) and 4 and 8 splits whose clusters do not (session 9 missed a 15-32 % regression there).
-sizes = sizes or [(1, 131072), (16, 32768), (64, 8192), (7, 8192), (8, 8192), (4, 16384)]
+sizes, specs = size_args(args, [(1, 131072), (16, 32768), (64, 8192), (7, 8192), (8, 8192), (4, 16384)])
 # Builds: library paths, each optionally with its own environment (path:VAR=VALUE[,...], e.g.
 # target/device/libblasst.so:BLASST_DECODE_KERNEL=mma; blasst_ctypes.Builds).
-builds = Builds([a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] != "--size")])
+builds = Builds(specs)
 bls, names = builds.libs, builds.names
 
 

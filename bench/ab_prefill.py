@@ -6,7 +6,7 @@ run). bf16, d = 128 (--d64: 64, --d256: 256), 32 heads, batch 1; 8K and 16K non-
 relative to the first build, and for the skip calls each build's speedup over its own dense
 kernel on the same input (with one build, that is the skip-vs-dense tuning view). Example:
 python3 bench/ab_prefill.py target/device-base/libblasst.so target/device-new/libblasst.so
-(path:VAR=VALUE sets a variable for one build's calls: see `specs` below)."""
+(path:VAR=VALUE sets a variable for one build's calls: see `builds` below)."""
 import os
 import sys
 

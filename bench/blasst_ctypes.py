@@ -4,6 +4,7 @@ The struct mirrors include/blasst.h (blasst_attn_params); its size is checked ag
 blasst_attn_params_init at load time.
 """
 import ctypes as C
+import os
 
 import torch
 
@@ -110,8 +111,6 @@ class Builds:
     interleaved A/B scripts (bench/ab_prefill.py, bench/ab_decode.py)."""
 
     def __init__(self, specs):
-        import os
-        self._os = os
         paths = [s.split(":", 1)[0] for s in specs]
         self.envs = [dict(kv.split("=", 1) for kv in s.split(":", 1)[1].split(",")) if ":" in s else {}
                      for s in specs]
@@ -124,12 +123,20 @@ class Builds:
         """Sets build i's environment (and clears the other builds' settings)."""
         for k in self.keys:
             if k in self.envs[i]:
-                self._os.environ[k] = self.envs[i][k]
+                os.environ[k] = self.envs[i][k]
             else:
-                self._os.environ.pop(k, None)
+                os.environ.pop(k, None)
 
     def run(self, i, p):
         """Build i's call of params p, with its environment."""
         self.enter(i)
         self.libs[i].run(p)
 
+
+def size_args(args, default):
+    """(sizes, libraries) of a decode script's arguments: every `--size BxL` (or `default` when
+    there is none) and the other arguments that are not options (bench/ab_decode.py,
+    bench/micro/profile_decode_kernels.py)."""
+    sizes = [tuple(int(x) for x in args[i + 1].split("x")) for i, a in enumerate(args) if a == "--size"]
+    libs = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] != "--size")]
+    return sizes or default, libs

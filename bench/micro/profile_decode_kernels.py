@@ -6,13 +6,10 @@ import sys
 
 import torch
 sys.path.insert(0, "bench")
-from blasst_ctypes import Blasst
+from blasst_ctypes import Blasst, size_args
 from bench import structured
 from torch.profiler import profile, ProfilerActivity
-args = sys.argv[1:]
-sizes = [tuple(int(x) for x in args[i + 1].split("x")) for i, a in enumerate(args) if a == "--size"]
-sizes = sizes or [(1, 131072), (16, 32768)]
-libs = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] != "--size")]
+sizes, libs = size_args(sys.argv[1:], [(1, 131072), (16, 32768)])
 for lib in libs:
     bl = Blasst(lib)
     for B, L in sizes:
