@@ -99,6 +99,34 @@ def structured(B, S, H, Hkv, D, hot_fraction, margin=12.0, seed=0, Sq=None, spre
     return q.bfloat16(), k.bfloat16(), v.bfloat16()
 
 
+def hot_for_sparsity(target, make, frac_of, tol=0.005, steps=12):
+    """The structured generator's hot fraction at which the kernel skips `target` of the tiles,
+    by bisection on the kernel's own counter (`frac_of(make(hot))`), to within `tol`: the targets'
+    "~50 %" and "~70 %" rows are then measured at those sparsities rather than wherever a fixed
+    hot fraction lands (46-50 % and 61-70 % in run 131). Returns (hot, measured fraction) of the
+    closest probe."""
+    lo, hi, best = 0.0, 1.0, None
+    for _ in range(steps):
+        hot = (lo + hi) / 2
+        frac = frac_of(make(hot))
+        if best is None or abs(frac - target) < abs(best[1] - target):
+            best = (hot, frac)
+        if abs(frac - target) <= tol:
+            break
+        # More hot blocks, fewer skipped tiles.
+        lo, hi = (hot, hi) if frac > target else (lo, hot)
+    return best
+
+
+def skipped_fraction(bl, p, stats):
+    """One call of `p` (whose skip_stats is `stats`): the fraction of its tiles it skipped."""
+    stats.zero_()
+    bl.run(p)
+    torch.cuda.synchronize()
+    s = stats.tolist()
+    return s[1] / max(1, s[0])
+
+
 def dense_and_skip(bl, q, k, v, o, factor, causal=False, workspace=False, iters=10):
     """Times blasst dense and Skip-Softmax (`factor`) on the same inputs, one after the other
     (tuning scripts; the benchmark times target pairs in alternation). Returns (dense s,
@@ -165,24 +193,26 @@ def bench_prefill(bl, sizes, rows):
                     rows.append(dict(base, impl=name, t_ms=t * 1e3, tflops=flops / t / 1e12, err_vs_blasst=err))
                 except Exception as e:  # noqa: BLE001
                     rows.append(dict(base, impl=name, error=str(e)[:200]))
-            # Sparse rows on structured inputs.
-            for hot in (0.5, 0.3, 0.15, 0.08):
-                q, k, v = structured(1, S, H, H, D, hot, seed=S)
+            # Sparse rows on structured inputs (threshold 1e-3): at the targets' ~50 % and ~70 %
+            # skipped tiles (hot fraction found by bisection), then at two fixed hot fractions.
+            thr = 1e-3
+            make = lambda hot: structured(1, S, H, H, D, hot, seed=S)  # noqa: E731
+            frac_of = lambda qkv: skipped_fraction(  # noqa: E731
+                bl, bl.params(*qkv, o, causal=causal, factor=thr * S, stats=stats), stats)
+            sparse = [(hot_for_sparsity(tg, make, frac_of)[0], tg) for tg in (0.5, 0.7)]
+            for hot, target in sparse + [(0.15, None), (0.08, None)]:
+                q, k, v = make(hot)
                 pd = bl.params(q, k, v, o, causal=causal)
                 bl.run(pd)
                 ref = o.clone()
-                for thr in (1e-3,):
-                    stats.zero_()
-                    p = bl.params(q, k, v, o, causal=causal, factor=thr * S, stats=stats)
-                    bl.run(p)
-                    torch.cuda.synchronize()
-                    s = stats.tolist()
-                    frac = s[1] / max(1, s[0])
-                    err = (o.float() - ref.float()).abs().max().item()
-                    td, t = timeit_interleaved([lambda: bl.run(pd), lambda: bl.run(p)])
-                    rows.append(dict(base, impl=f"blasst skip hot={hot} thr={thr}", t_ms=t * 1e3,
-                                     tflops=flops / t / 1e12, skipped=frac, vs_dense=td / t, err=err,
-                                     dense_ms_same_input=td * 1e3))
+                p = bl.params(q, k, v, o, causal=causal, factor=thr * S, stats=stats)
+                frac = skipped_fraction(bl, p, stats)
+                err = (o.float() - ref.float()).abs().max().item()
+                td, t = timeit_interleaved([lambda: bl.run(pd), lambda: bl.run(p)])
+                name = f"blasst skip ~{target:.0%} (hot={hot:.3f})" if target else f"blasst skip hot={hot}"
+                rows.append(dict(base, impl=f"{name} thr={thr}", t_ms=t * 1e3, tflops=flops / t / 1e12,
+                                 skipped=frac, vs_dense=td / t, err=err, dense_ms_same_input=td * 1e3,
+                                 target=target))
             print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r.get("S") == S and r.get("causal") == causal]), flush=True)
 
 
@@ -191,16 +221,24 @@ def bench_decode(bl, configs, rows, page_size=64, heads=(32, 8), lq=1, kind="dec
     lq x Hq / Hkv packed rows per KV head), `heads` = (query heads, KV heads)."""
     (Hq, Hkv), D = heads, 128
     for B, L in configs:
+        # The hot fraction of the ~70 % rows, found on the contiguous cache (threshold 1e-3).
+        o = torch.empty(B, lq, Hq, D, device="cuda", dtype=torch.bfloat16)
+        stats = torch.zeros(2, dtype=torch.int64, device="cuda")
+        hot70 = hot_for_sparsity(0.7, lambda hot: structured(B, L, Hq, Hkv, D, hot, seed=L + B, Sq=lq),
+                                 lambda qkv: skipped_fraction(
+                                     bl, bl.with_workspace(bl.params(*qkv, o, factor=1e-3 * L, stats=stats)), stats))[0]
         for paged in (False, True):
             kvbytes = 2 * B * L * Hkv * D * 2
             base = dict(kind=kind, B=B, L=L, paged=paged)
-            for hot in (None, 0.5, 0.25, 0.12):
+            # (hot fraction, evenly spread hot blocks, target): dense on Gaussian inputs; hot blocks
+            # every 2nd and 8th tile; random hot blocks at the target's ~70 % skipped tiles.
+            for hot, spread, target in ((None, None, None), (0.5, True, None), (hot70, False, 0.7), (0.12, True, None)):
                 if hot is None:
                     q = torch.randn(B, lq, Hq, D, device="cuda", dtype=torch.bfloat16)
                     k = torch.randn(B, L, Hkv, D, device="cuda", dtype=torch.bfloat16)
                     v = torch.randn(B, L, Hkv, D, device="cuda", dtype=torch.bfloat16)
                 else:
-                    q, k, v = structured(B, L, Hq, Hkv, D, hot, seed=L + B, Sq=lq, spread=True)
+                    q, k, v = structured(B, L, Hq, Hkv, D, hot, seed=L + B, Sq=lq, spread=spread)
                 o = torch.empty(B, lq, Hq, D, device="cuda", dtype=torch.bfloat16)
                 kw = {}
                 kk, vv = k, v
@@ -247,15 +285,13 @@ def bench_decode(bl, configs, rows, page_size=64, heads=(32, 8), lq=1, kind="dec
                     elif sdpa_err is not None:
                         rows.append(dict(base, impl="torch sdpa", error=sdpa_err))
                     continue
-                stats = torch.zeros(2, dtype=torch.int64, device="cuda")
                 p = bl.with_workspace(bl.params(q, kk, vv, o, factor=1e-3 * L, stats=stats, **kw))
-                bl.run(p)
-                torch.cuda.synchronize()
-                s = stats.tolist()
+                frac = skipped_fraction(bl, p, stats)
                 err = (o.float() - ref.float()).abs().max().item()
                 td, t = timeit_interleaved([lambda: bl.run(pd), lambda: bl.run(p)], iters=20)
-                rows.append(dict(base, impl=f"blasst skip hot={hot}", t_us=t * 1e6, gbs=kvbytes / t / 1e9,
-                                 skipped=s[1] / max(1, s[0]), vs_dense=td / t, err=err, dense_us_same_input=td * 1e6))
+                name = f"blasst skip ~{target:.0%} (hot={hot:.3f})" if target else f"blasst skip hot={hot}"
+                rows.append(dict(base, impl=name, t_us=t * 1e6, gbs=kvbytes / t / 1e9, skipped=frac,
+                                 vs_dense=td / t, err=err, dense_us_same_input=td * 1e6, target=target))
             print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r.get("kind") == kind and r.get("B") == B and r.get("L") == L and r.get("paged") == paged]), flush=True)
 
 
