@@ -15,7 +15,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from blasst_ctypes import Builds, size_args  # noqa: E402
-from bench import SDPBackend, sdpa, structured, timeit_interleaved  # noqa: E402
+from bench import SDPBackend, sdpa, skipped_fraction, structured, timeit_interleaved  # noqa: E402
 
 args = sys.argv[1:]
 # The benchmark's sizes (33, 2 and 1 KV splits), 4 splits in clusters that all fit on an H200
@@ -71,9 +71,8 @@ for B, L in sizes:
             print(f"{tag}   dense vs sdpa: " + " | ".join(f"{n} x{t[-1] / d:.3f}" for n, d in zip(names, t)), flush=True)
         stats = torch.zeros(2, dtype=torch.int64, device="cuda")
         skip = prepared(lambda bl: bl.with_workspace(bl.params(q, kk, vv, o, factor=1e-3 * L, stats=stats, **kw)))
-        builds.run(0, skip[0])
-        torch.cuda.synchronize()
-        s = stats.tolist()
+        builds.enter(0)
+        frac = skipped_fraction(bls[0], skip[0], stats)
         ts = timeit_interleaved([lambda i=i, p=p: builds.run(i, p) for i, p in enumerate(skip)], iters=20)
-        line(f"{tag} skip {s[1] / max(1, s[0]):4.0%}", gb, ts)
+        line(f"{tag} skip {frac:4.0%}", gb, ts)
         print(f"{tag}   skip over own dense: " + " | ".join(f"{n} x{d / s_:.3f}" for n, d, s_ in zip(names, t, ts)), flush=True)

@@ -14,7 +14,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from blasst_ctypes import Builds  # noqa: E402
-from bench import structured, timeit_interleaved  # noqa: E402
+from bench import skipped_fraction, structured, timeit_interleaved  # noqa: E402
 
 # A build is a library path, optionally with environment settings for its calls:
 # path:VAR=VALUE[,VAR=VALUE] (e.g. target/device/libblasst.so:BLASST_PREFILL_KERNEL=mma, a switch
@@ -54,10 +54,9 @@ for S, causal in cases:
     for hot in (0.5, 0.3, 0.08):
         q, k, v = structured(1, S, H, H, D, hot, seed=S)
         stats = torch.zeros(2, dtype=torch.int64, device="cuda")
-        call(0, bls[0].params(q, k, v, o, causal=causal, factor=1e-3 * S, stats=stats))
-        torch.cuda.synchronize()
-        s = stats.tolist()
+        builds.enter(0)
+        frac = skipped_fraction(bls[0], bls[0].params(q, k, v, o, causal=causal, factor=1e-3 * S, stats=stats), stats)
         dense = ab(f"{tag} dense (hot={hot})", lambda bl: bl.params(q, k, v, o, causal=causal))
-        skip = ab(f"{tag} skip {s[1] / max(1, s[0]):4.0%} (hot={hot})",
+        skip = ab(f"{tag} skip {frac:4.0%} (hot={hot})",
                   lambda bl: bl.params(q, k, v, o, causal=causal, factor=1e-3 * S))
         ratios(f"{tag}   speedup over own dense", dense, skip)

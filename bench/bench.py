@@ -127,6 +127,12 @@ def skipped_fraction(bl, p, stats):
     return s[1] / max(1, s[0])
 
 
+def skip_row_name(hot, target):
+    """A sparse row's label: at a target sparsity (hot fraction found by hot_for_sparsity) or
+    at a fixed hot fraction."""
+    return f"blasst skip ~{target:.0%} (hot={hot:.3f})" if target else f"blasst skip hot={hot}"
+
+
 def dense_and_skip(bl, q, k, v, o, factor, causal=False, workspace=False, iters=10):
     """Times blasst dense and Skip-Softmax (`factor`) on the same inputs, one after the other
     (tuning scripts; the benchmark times target pairs in alternation). Returns (dense s,
@@ -136,11 +142,9 @@ def dense_and_skip(bl, q, k, v, o, factor, causal=False, workspace=False, iters=
     td = timeit(lambda: bl.run(pd), iters=iters)
     stats = torch.zeros(2, dtype=torch.int64, device="cuda")
     ps = wrap(bl.params(q, k, v, o, causal=causal, factor=factor, stats=stats))
-    bl.run(ps)
-    torch.cuda.synchronize()
-    s = stats.tolist()
+    frac = skipped_fraction(bl, ps, stats)
     ts = timeit(lambda: bl.run(ps), iters=iters)
-    return td, ts, s[1] / max(1, s[0])
+    return td, ts, frac
 
 
 def sdpa(q, k, v, causal, backend):
@@ -177,13 +181,10 @@ def bench_prefill(bl, sizes, rows):
                 del os.environ["BLASST_PREFILL_KERNEL"]
                 rows.append(dict(base, impl="blasst dense (mma.sync kernel)", t_ms=t * 1e3,
                                  tflops=flops / t / 1e12, skipped=0.0))
-            stats.zero_()
-            bl.run(pn)
-            torch.cuda.synchronize()
-            s = stats.tolist()
+            frac = skipped_fraction(bl, pn, stats)
             t = tn
             rows.append(dict(base, impl="blasst skip, nothing skipped", t_ms=t * 1e3, tflops=flops / t / 1e12,
-                             skipped=s[1] / max(1, s[0]), vs_dense=dense_t / t,
+                             skipped=frac, vs_dense=dense_t / t,
                              err=(o.float() - ref.float()).abs().max().item()))
             for name, backend in (("torch flash", SDPBackend.FLASH_ATTENTION), ("torch cudnn", SDPBackend.CUDNN_ATTENTION)):
                 try:
@@ -209,8 +210,7 @@ def bench_prefill(bl, sizes, rows):
                 frac = skipped_fraction(bl, p, stats)
                 err = (o.float() - ref.float()).abs().max().item()
                 td, t = timeit_interleaved([lambda: bl.run(pd), lambda: bl.run(p)])
-                name = f"blasst skip ~{target:.0%} (hot={hot:.3f})" if target else f"blasst skip hot={hot}"
-                rows.append(dict(base, impl=f"{name} thr={thr}", t_ms=t * 1e3, tflops=flops / t / 1e12,
+                rows.append(dict(base, impl=f"{skip_row_name(hot, target)} thr={thr}", t_ms=t * 1e3, tflops=flops / t / 1e12,
                                  skipped=frac, vs_dense=td / t, err=err, dense_ms_same_input=td * 1e3,
                                  target=target))
             print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r.get("S") == S and r.get("causal") == causal]), flush=True)
@@ -221,7 +221,8 @@ def bench_decode(bl, configs, rows, page_size=64, heads=(32, 8), lq=1, kind="dec
     lq x Hq / Hkv packed rows per KV head), `heads` = (query heads, KV heads)."""
     (Hq, Hkv), D = heads, 128
     for B, L in configs:
-        # The hot fraction of the ~70 % rows, found on the contiguous cache (threshold 1e-3).
+        # The output and counters of every call of this size; the hot fraction of the ~70 % rows,
+        # found on the contiguous cache (threshold 1e-3).
         o = torch.empty(B, lq, Hq, D, device="cuda", dtype=torch.bfloat16)
         stats = torch.zeros(2, dtype=torch.int64, device="cuda")
         hot70 = hot_for_sparsity(0.7, lambda hot: structured(B, L, Hq, Hkv, D, hot, seed=L + B, Sq=lq),
@@ -239,7 +240,6 @@ def bench_decode(bl, configs, rows, page_size=64, heads=(32, 8), lq=1, kind="dec
                     v = torch.randn(B, L, Hkv, D, device="cuda", dtype=torch.bfloat16)
                 else:
                     q, k, v = structured(B, L, Hq, Hkv, D, hot, seed=L + B, Sq=lq, spread=spread)
-                o = torch.empty(B, lq, Hq, D, device="cuda", dtype=torch.bfloat16)
                 kw = {}
                 kk, vv = k, v
                 if paged:
@@ -289,8 +289,7 @@ def bench_decode(bl, configs, rows, page_size=64, heads=(32, 8), lq=1, kind="dec
                 frac = skipped_fraction(bl, p, stats)
                 err = (o.float() - ref.float()).abs().max().item()
                 td, t = timeit_interleaved([lambda: bl.run(pd), lambda: bl.run(p)], iters=20)
-                name = f"blasst skip ~{target:.0%} (hot={hot:.3f})" if target else f"blasst skip hot={hot}"
-                rows.append(dict(base, impl=name, t_us=t * 1e6, gbs=kvbytes / t / 1e9, skipped=frac,
+                rows.append(dict(base, impl=skip_row_name(hot, target), t_us=t * 1e6, gbs=kvbytes / t / 1e9, skipped=frac,
                                  vs_dense=td / t, err=err, dense_us_same_input=td * 1e6, target=target))
             print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r.get("kind") == kind and r.get("B") == B and r.get("L") == L and r.get("paged") == paged]), flush=True)
 

@@ -9,7 +9,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from blasst_ctypes import Blasst  # noqa: E402
-from bench import structured, timeit_interleaved  # noqa: E402
+from bench import skipped_fraction, structured, timeit_interleaved  # noqa: E402
 
 bl = Blasst(sys.argv[1])
 H, D = 32, 128
@@ -24,12 +24,9 @@ for S, causal in ((4096, False), (8192, False), (8192, True), (16384, False)):
             "skip": bl.params(q, k, v, o, causal=causal, factor=1e-3 * S),
             "skip+stats": bl.params(q, k, v, o, causal=causal, factor=1e-3 * S, stats=stats),
         }
-        stats.zero_()
-        bl.run(calls["skip+stats"])
-        torch.cuda.synchronize()
-        s = stats.tolist()
+        frac = skipped_fraction(bl, calls["skip+stats"], stats)
         t = dict(zip(calls, timeit_interleaved([lambda p=p: bl.run(p) for p in calls.values()], rounds=5, min_ms=30.0)))
-        print(f"S={S} c={int(causal)} hot={hot} skipped {s[1] / max(1, s[0]):4.0%}: "
+        print(f"S={S} c={int(causal)} hot={hot} skipped {frac:4.0%}: "
               + " | ".join(f"{n} {v * 1e3:.3f} ms" for n, v in t.items())
               + f" | stats cost dense {t['dense+stats'] / t['dense'] - 1:+.2%}, skip {t['skip+stats'] / t['skip'] - 1:+.2%}"
               + f" | speedup {t['dense'] / t['skip']:.3f}x without stats, {t['dense'] / t['skip+stats']:.3f}x skip with",
