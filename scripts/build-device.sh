@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Builds what scripts/device-check.sh runs on the GPU machine into target/device:
-# the GPU test binary, the blasst tool and libblasst.so (carry target/device).
+# the GPU test binaries (tests/gpu.rs, tests/gpu_threads.rs), the blasst tool and libblasst.so
+# (carry target/device).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release
-exe=$(cargo test --release --test gpu --no-run --message-format=json 2>/dev/null \
+# The test executables' paths, from cargo's JSON messages.
+cargo test --release --test gpu --test gpu_threads --no-run --message-format=json 2>/dev/null \
   | python3 -c 'import sys,json
 for l in sys.stdin:
     m=json.loads(l)
-    if m.get("reason")=="compiler-artifact" and m.get("executable") and m["target"]["name"]=="gpu": print(m["executable"])')
+    if m.get("reason")=="compiler-artifact" and m.get("executable") and m["target"]["name"] in ("gpu","gpu_threads"): print(m["target"]["name"], m["executable"])' \
+  > target/device-exes.txt
 mkdir -p target/device
-cp "$exe" target/device/gpu_tests
+while read -r name exe; do
+  if [ "$name" = gpu ]; then cp "$exe" target/device/gpu_tests; else cp "$exe" "target/device/$name"; fi
+done < target/device-exes.txt
 cp target/release/blasst target/device/blasst
 cp target/release/libblasst.so target/device/libblasst.so
-strip --strip-debug target/device/gpu_tests target/device/blasst target/device/libblasst.so || true
+strip --strip-debug target/device/gpu_tests target/device/gpu_threads target/device/blasst target/device/libblasst.so || true
 ls -la target/device

@@ -8,7 +8,8 @@
 # Build first on the CPU machine: scripts/build-device.sh (puts binaries under target/device).
 # A full run takes ~560 s on the H200 (the device tool's limit per call is 600 s); when the portable
 # kernels have not changed, SKIP_MMA_TESTS=1 saves ~130 s.
-# Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_NO_TMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER, SKIP_BENCH, BENCH_ARGS,
+# Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_NO_TMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER,
+# SKIP_THREADS_SANITIZER, SKIP_BENCH, BENCH_ARGS,
 # BENCH_TIMEOUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/blasst-out}
@@ -27,6 +28,13 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   timeout 300 target/device/gpu_tests --test-threads=1 --nocapture > "$OUT/gpu_tests.log" 2>&1
   echo "gpu tests exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
   grep -E "^test |test result" "$OUT/gpu_tests.log" | tail -12
+  # Calls from eight threads at once from a cold start, and calls after a device reset (its own
+  # binary: a fresh process, with its own disk cache directory).
+  step "gpu tests: threads and device reset"
+  echo "===== gpu_threads" >> "$OUT/gpu_tests.log"
+  timeout 200 target/device/gpu_threads --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
+  echo "gpu threads tests exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
+  grep -E "test result" "$OUT/gpu_tests.log" | tail -1
   if [ "${SKIP_MMA_TESTS:-0}" != 1 ]; then
     step "gpu tests, BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma"
     echo "===== BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma" >> "$OUT/gpu_tests.log"
@@ -52,6 +60,13 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
     ${SANITIZE_FILTER:-} > "$OUT/memcheck.log" 2>&1
   echo "memcheck exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
   grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -3
+  if [ "${SKIP_THREADS_SANITIZER:-0}" != 1 ]; then
+    echo "===== gpu_threads" >> "$OUT/memcheck.log"
+    timeout 300 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 target/device/gpu_threads --test-threads=1 \
+      >> "$OUT/memcheck.log" 2>&1
+    echo "memcheck (threads) exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
+    grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -2
+  fi
 fi
 step "demo"
 timeout 60 target/device/blasst demo --seqlen 4096 --heads 32 >> "$LOG" 2>&1; echo "demo exit $?" >> "$LOG"

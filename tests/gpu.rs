@@ -9,7 +9,6 @@ use blasst::attn::{
     AttnParams, BLASST_DEVICE_CUDA, BLASST_DTYPE_BF16, BLASST_DTYPE_F16, BLASST_PHASE_DECODE,
     BLASST_PHASE_PREFILL,
 };
-use blasst::cpu::Elem;
 use blasst::cuda::DeviceBuffer;
 use blasst::synth::{self, Rng};
 use common::*;
@@ -32,76 +31,6 @@ fn seed() -> u64 {
         .unwrap_or(0x5eed);
     println!("seed {s}");
     s
-}
-
-/// Runs a built case on the GPU with output type T (inputs copied from the host layout), on the
-/// legacy default stream.
-fn run_gpu<T: Elem>(bt: &Built, factor: f32) -> blasst::Result<RunOut> {
-    run_gpu_with::<T>(bt, factor, &|p| unsafe {
-        blasst::attn::run(p, std::ptr::null_mut())
-    })
-}
-
-/// As `run_gpu`, with `launch` making the call from the finished device-side parameters.
-fn run_gpu_with<T: Elem>(
-    bt: &Built,
-    factor: f32,
-    launch: &dyn Fn(&AttnParams) -> blasst::Result<()>,
-) -> blasst::Result<RunOut> {
-    let q: Vec<T> = to_elems(&bt.q);
-    let k: Vec<T> = to_elems(&bt.k);
-    let v: Vec<T> = to_elems(&bt.v);
-    let poison: Vec<T> = vec![T::from_f32(POISON); bt.o_len];
-    let (dq, dk, dv, d_o) = (
-        DeviceBuffer::from_slice(&q)?,
-        DeviceBuffer::from_slice(&k)?,
-        DeviceBuffer::from_slice(&v)?,
-        DeviceBuffer::from_slice(&poison)?,
-    );
-    let lse_host = vec![POISON; bt.lse_rows * bt.case.hq];
-    let d_lse = DeviceBuffer::from_slice(&lse_host)?;
-    let d_stats = DeviceBuffer::new(16)?;
-    let mut p: AttnParams = bt.params;
-    p.device = BLASST_DEVICE_CUDA;
-    p.threshold_scale_factor = factor;
-    (p.q, p.k, p.v, p.o) = (dq.ptr(), dk.ptr(), dv.ptr(), d_o.ptr());
-    p.lse = d_lse.ptr().cast();
-    p.skip_stats = d_stats.ptr().cast();
-    let keep: Vec<DeviceBuffer>;
-    {
-        let mut bufs = vec![];
-        if bt.case.layout == Layout::Ragged {
-            bufs.push(DeviceBuffer::from_slice(&bt.cu_q)?);
-            bufs.push(DeviceBuffer::from_slice(&bt.cu_kv)?);
-            p.cu_seqlens_q = bufs[0].ptr().cast();
-            p.cu_seqlens_kv = bufs[1].ptr().cast();
-        }
-        if !bt.used.is_empty() {
-            bufs.push(DeviceBuffer::from_slice(&bt.used)?);
-            p.seqused_kv = bufs.last().unwrap().ptr().cast();
-        }
-        if !bt.table.is_empty() {
-            bufs.push(DeviceBuffer::from_slice(&bt.table)?);
-            p.block_table = bufs.last().unwrap().ptr().cast();
-        }
-        keep = bufs;
-    }
-    // The GPU's plan (made for this GPU), for the CPU to reproduce.
-    let plan = blasst::attn::plan(&p)?;
-    launch(&p)?;
-    let mut o = vec![T::from_f32(0.0); bt.o_len];
-    d_o.copy_to(&mut o)?;
-    let mut lse = vec![0f32; bt.lse_rows * bt.case.hq];
-    d_lse.copy_to(&mut lse)?;
-    let mut stats = [0u64; 2];
-    d_stats.copy_to(&mut stats)?;
-    drop(keep);
-    Ok(RunOut {
-        o: o.iter().map(|x| x.to_f32()).collect(),
-        lse,
-        stats,
-        plan,
-    })
 }
 
 /// Whether two outputs are equal bit for bit.
@@ -452,40 +381,6 @@ fn gpu_matches_cpu(bt: &Built, factor: f32, label: &str) -> (RunOut, f32) {
     let diff = max_diff(&g.o, &cpu.o, bt);
     assert!(diff < 3e-2, "{label}: sparse GPU vs sparse CPU {diff}");
     (g, diff)
-}
-
-/// A bf16 call on `synth::structured` inputs (hot keys 16 nats above the noise).
-fn structured_case(
-    (lq, lk, hq, hkv, d, causal, hot, layout): (
-        usize,
-        usize,
-        usize,
-        usize,
-        usize,
-        bool,
-        f64,
-        Layout,
-    ),
-    seed: u64,
-    synth_seed: u64,
-) -> Built {
-    let s = synth::structured(lq, lk, hq, hkv, d, hot, 16.0, synth_seed);
-    let c = Case {
-        hq,
-        hkv,
-        d,
-        lq: vec![lq],
-        lk: vec![lk],
-        causal,
-        layout,
-        dtype: BLASST_DTYPE_BF16,
-    };
-    let mut rng = Rng::new(seed);
-    c.build(&mut rng, &mut |_, which, _, t, hi| match which {
-        'q' => s.q[t * hq * d + hi],
-        'k' => s.k[t * hkv * d + hi],
-        _ => s.v[t * hkv * d + hi],
-    })
 }
 
 /// lambda > 1 (the Hopper prefill kernel votes in a chain there, in parallel for lambda <= 1):

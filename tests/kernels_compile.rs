@@ -19,47 +19,73 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     // 2 dtypes x 3 head dims x (4 families x 3 modes x 2 layouts + 2 merges); the two Hopper
     // families (wgmma prefill, decode on mbarrier-completed copies) only for sm_90a.
     assert_eq!(variants.len(), 2 * 3 * 26);
+    let jobs: Vec<(&str, &Variant)> = ["sm_80", "sm_90a"]
+        .into_iter()
+        .flat_map(|arch| {
+            variants
+                .iter()
+                .filter(move |v| v.supports(arch))
+                .map(move |v| (arch, v))
+        })
+        .collect();
+    let n = jobs.len();
+    // Compiled on several threads at once, as an engine's threads may make their first calls
+    // (the library's caches compile different variants concurrently; NVRTC is thread-safe
+    // across programs). This also halves the test's time on CI's two cores.
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, 4);
+    let next = std::sync::atomic::AtomicUsize::new(0);
     let t0 = std::time::Instant::now();
-    let mut n = 0;
-    for arch in ["sm_80", "sm_90a"] {
-        for v in variants.iter().filter(|v| v.supports(arch)) {
-            n += 1;
-            // The Hopper kernel only pays off while ptxas keeps its wgmma pipeline asynchronous:
-            // a change that makes ptxas serialise it (warnings C7510-C7520, "wgmma.mma_async
-            // instructions are serialized") still computes the right numbers, so the GPU tests
-            // would not notice. ptxas says so at compile time (with -v); refuse it here.
-            // The Hopper decode kernel is checked for spills too (it is bandwidth-bound only
-            // while its registers hold the probabilities of the tiles in flight).
-            let hopper = matches!(v.family, Family::PrefillSm90 | Family::DecodeSm90);
-            let (bin, log) =
-                compile_with_log(v, arch, hopper).unwrap_or_else(|e| panic!("{}", e.message()));
-            assert!(
-                bin.len() > 1000,
-                "{} for {arch}: {} bytes",
-                v.name(),
-                bin.len()
-            );
-            if v.family == Family::PrefillSm90 {
-                assert!(
-                    !log.contains("serialized"),
-                    "{}: ptxas serialises the wgmma pipeline:\n{log}",
-                    v.name()
-                );
-            }
-            if hopper {
-                assert!(
-                    log.contains(" 0 bytes spill stores"),
-                    "{}: registers spill:\n{log}",
-                    v.name()
-                );
-            }
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                while let Some(&(arch, v)) =
+                    jobs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    compiles_cleanly(v, arch);
+                }
+            });
         }
-    }
+    });
     assert_eq!(n, 2 * 3 * 26 * 2 - 2 * 3 * 12);
     println!(
-        "{n} (variant, architecture) pairs compiled in {:.1} s",
+        "{n} (variant, architecture) pairs compiled on {threads} threads in {:.1} s",
         t0.elapsed().as_secs_f64()
     );
+}
+
+/// One variant compiles for `arch`, and the Hopper kernels keep what makes them fast.
+fn compiles_cleanly(v: &Variant, arch: &str) {
+    // The Hopper kernel only pays off while ptxas keeps its wgmma pipeline asynchronous: a
+    // change that makes ptxas serialise it (warnings C7510-C7520, "wgmma.mma_async instructions
+    // are serialized") still computes the right numbers, so the GPU tests would not notice.
+    // ptxas says so at compile time (with -v); refuse it here. The Hopper decode kernel is
+    // checked for spills too (it is bandwidth-bound only while its registers hold the
+    // probabilities of the tiles in flight).
+    let hopper = matches!(v.family, Family::PrefillSm90 | Family::DecodeSm90);
+    let (bin, log) =
+        compile_with_log(v, arch, hopper).unwrap_or_else(|e| panic!("{}", e.message()));
+    assert!(
+        bin.len() > 1000,
+        "{} for {arch}: {} bytes",
+        v.name(),
+        bin.len()
+    );
+    if v.family == Family::PrefillSm90 {
+        assert!(
+            !log.contains("serialized"),
+            "{}: ptxas serialises the wgmma pipeline:\n{log}",
+            v.name()
+        );
+    }
+    if hopper {
+        assert!(
+            log.contains(" 0 bytes spill stores"),
+            "{}: registers spill:\n{log}",
+            v.name()
+        );
+    }
 }
 
 /// src/cuda/mod.rs launches the kernels of an attention call with programmatic stream

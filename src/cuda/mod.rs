@@ -7,14 +7,15 @@
 //! inside cu_seqlens_*, seqused_kv and block_table are trusted (the CPU path checks them).
 
 pub mod nvrtc;
+mod once_map;
 
 use crate::attn::{AttnParams, DType, Desc, Phase};
 use crate::{Error, Result, invalid};
 use cudarc::driver::sys as cu;
 use nvrtc::{Family, Variant};
-use std::collections::HashMap;
+use once_map::OnceMap;
 use std::ffi::{CStr, CString, c_void};
-use std::sync::{OnceLock, RwLock};
+use std::sync::{LazyLock, OnceLock};
 
 /// Whether the driver and NVRTC libraries can be loaded (cached per process).
 pub fn probe() -> Result<()> {
@@ -69,7 +70,11 @@ fn check(r: cu::CUresult, what: &str) -> Result<()> {
 /// The caller's current context (or device 0's primary context when none is current) and its
 /// architecture string for NVRTC.
 struct Ctx {
-    ctx: cu::CUcontext,
+    /// The context's ID (`cuCtxGetId`), unique for the life of the process: loaded functions are
+    /// cached per ID, not per handle, because a handle can outlive what was loaded into it (a
+    /// primary context reset, `cudaDeviceReset`, unloads every module but the handle stays) or
+    /// be reused by a later context.
+    id: u64,
     arch: String,
     /// Launch with programmatic stream serialisation (see `launch`).
     pdl: bool,
@@ -218,6 +223,8 @@ fn current_ctx() -> Result<Ctx> {
             )?;
             check(cu::cuCtxSetCurrent(ctx), "cuCtxSetCurrent")?;
         }
+        let mut id = 0;
+        check(cu::cuCtxGetId(ctx, &mut id), "cuCtxGetId")?;
         let mut dev = 0;
         check(cu::cuCtxGetDevice(&mut dev), "cuCtxGetDevice")?;
         let DeviceInfo {
@@ -239,7 +246,7 @@ fn current_ctx() -> Result<Ctx> {
             format!("sm_{major}{minor}")
         };
         Ok(Ctx {
-            ctx,
+            id,
             arch,
             pdl: major >= 9 && pdl_enabled(),
             clusters: major >= 9 && cluster_merge_enabled(),
@@ -265,33 +272,26 @@ struct DeviceInfo {
 }
 
 fn device_info(dev: cu::CUdevice) -> Result<DeviceInfo> {
-    static CACHE: OnceLock<RwLock<HashMap<cu::CUdevice, DeviceInfo>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(&i) = cache.read().unwrap_or_else(|e| e.into_inner()).get(&dev) {
-        return Ok(i);
-    }
-    let attr = |a: cu::CUdevice_attribute| -> Result<i32> {
-        let mut v = 0;
-        // SAFETY: an attribute query on a device ordinal the driver gave us.
-        check(
-            unsafe { cu::cuDeviceGetAttribute(&mut v, a, dev) },
-            "cuDeviceGetAttribute",
-        )?;
-        Ok(v)
-    };
-    use cu::CUdevice_attribute as A;
-    let i = DeviceInfo {
-        major: attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
-        minor: attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
-        max_smem: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
-        sms: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
-        smem_per_sm: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?,
-    };
-    cache
-        .write()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(dev, i);
-    Ok(i)
+    static CACHE: LazyLock<OnceMap<cu::CUdevice, DeviceInfo>> = LazyLock::new(Default::default);
+    CACHE.get_or_try_make(&dev, || {
+        let attr = |a: cu::CUdevice_attribute| -> Result<i32> {
+            let mut v = 0;
+            // SAFETY: an attribute query on a device ordinal the driver gave us.
+            check(
+                unsafe { cu::cuDeviceGetAttribute(&mut v, a, dev) },
+                "cuDeviceGetAttribute",
+            )?;
+            Ok(v)
+        };
+        use cu::CUdevice_attribute as A;
+        Ok(DeviceInfo {
+            major: attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+            minor: attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+            max_smem: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
+            sms: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+            smem_per_sm: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?,
+        })
+    })
 }
 
 /// `BLASST_PDL=0` turns programmatic dependent launch off (a diagnostic and benchmark switch,
@@ -327,45 +327,38 @@ struct Func(cu::CUfunction);
 unsafe impl Send for Func {}
 unsafe impl Sync for Func {}
 
-/// Loads (compiling on a miss) a kernel into the current context, once per (context, variant).
+/// Loads (compiling on a miss) a kernel into the current context, once per (context, variant):
+/// threads that need the same kernel wait for one load, the others go on (`OnceMap`).
 fn function(ctx: &Ctx, v: &Variant, smem: usize) -> Result<Func> {
-    static CACHE: OnceLock<RwLock<HashMap<(usize, String), Func>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let key = (ctx.ctx as usize, v.name());
-    if let Some(f) = cache.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return Ok(*f);
-    }
-    let mut w = cache.write().unwrap_or_else(|e| e.into_inner());
-    if let Some(f) = w.get(&key) {
-        return Ok(*f);
-    }
-    let bin = nvrtc::cubin(v, &ctx.arch)?;
-    let name = CString::new(v.name()).unwrap();
-    let mut module: cu::CUmodule = std::ptr::null_mut();
-    let mut f: cu::CUfunction = std::ptr::null_mut();
-    unsafe {
-        check(
-            cu::cuModuleLoadData(&mut module, bin.as_ptr() as *const c_void),
-            &format!("cuModuleLoadData({})", v.name()),
-        )?;
-        check(
-            cu::cuModuleGetFunction(&mut f, module, name.as_ptr()),
-            &format!("cuModuleGetFunction({})", v.name()),
-        )?;
-        check(
-            cu::cuFuncSetAttribute(
-                f,
-                cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                smem as i32,
-            ),
-            &format!(
-                "cuFuncSetAttribute({}, {smem} bytes of shared memory)",
-                v.name()
-            ),
-        )?;
-    }
-    w.insert(key, Func(f));
-    Ok(Func(f))
+    static CACHE: LazyLock<OnceMap<(u64, String), Func>> = LazyLock::new(Default::default);
+    CACHE.get_or_try_make(&(ctx.id, v.name()), || {
+        let bin = nvrtc::cubin(v, &ctx.arch)?;
+        let name = CString::new(v.name()).unwrap();
+        let mut module: cu::CUmodule = std::ptr::null_mut();
+        let mut f: cu::CUfunction = std::ptr::null_mut();
+        unsafe {
+            check(
+                cu::cuModuleLoadData(&mut module, bin.as_ptr() as *const c_void),
+                &format!("cuModuleLoadData({})", v.name()),
+            )?;
+            check(
+                cu::cuModuleGetFunction(&mut f, module, name.as_ptr()),
+                &format!("cuModuleGetFunction({})", v.name()),
+            )?;
+            check(
+                cu::cuFuncSetAttribute(
+                    f,
+                    cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    smem as i32,
+                ),
+                &format!(
+                    "cuFuncSetAttribute({}, {smem} bytes of shared memory)",
+                    v.name()
+                ),
+            )?;
+        }
+        Ok(Func(f))
+    })
 }
 
 /// Whether the driver reports `ptr` as device memory (CU_MEMORYTYPE_DEVICE, which managed
@@ -807,40 +800,43 @@ fn launch_attrs(pdl: bool, cluster_y: u32) -> ([cu::CUlaunchAttribute; 2], u32) 
 
 /// How many clusters of `cluster_y` CTAs of `f` (`block` threads, `smem` bytes each) can be
 /// resident at once on this GPU (0 if none: a MIG slice or another partition may hold none);
-/// asked once per (function, cluster size). A call launches its splits as clusters only when all
+/// asked once per (context, kernel, cluster size). A call launches its splits as clusters only when all
 /// its clusters fit in one wave: the GPCs' sizes leave fewer cluster slots than CTA slots (on the
 /// H200, 62 clusters of 4 decode CTAs = 248 CTAs, against 264 CTAs without clusters).
-fn cluster_capacity(f: Func, name: &str, block: u32, smem: usize, cluster_y: u32) -> usize {
-    static CACHE: OnceLock<RwLock<HashMap<(usize, u32), usize>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let key = (f.0 as usize, cluster_y);
-    if let Some(&n) = cache.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return n;
-    }
-    let mut attrs = launch_attrs(false, cluster_y);
-    let config = launch_config(
-        (1, cluster_y, 1),
-        block,
-        smem,
-        std::ptr::null_mut(),
-        &mut attrs,
-    );
-    let mut clusters = 0;
-    // SAFETY: an occupancy query on a loaded function with a well-formed configuration.
-    let r = unsafe { cu::cuOccupancyMaxActiveClusters(&mut clusters, f.0, &config) };
-    let n = if r == cu::CUresult::CUDA_SUCCESS {
-        clusters.max(0) as usize
-    } else {
-        0
+fn cluster_capacity(
+    ctx: &Ctx,
+    f: Func,
+    name: &str,
+    block: u32,
+    smem: usize,
+    cluster_y: u32,
+) -> usize {
+    static CACHE: LazyLock<OnceMap<(u64, String, u32), usize>> = LazyLock::new(Default::default);
+    let ask = || {
+        let mut attrs = launch_attrs(false, cluster_y);
+        let config = launch_config(
+            (1, cluster_y, 1),
+            block,
+            smem,
+            std::ptr::null_mut(),
+            &mut attrs,
+        );
+        let mut clusters = 0;
+        // SAFETY: an occupancy query on a loaded function with a well-formed configuration.
+        let r = unsafe { cu::cuOccupancyMaxActiveClusters(&mut clusters, f.0, &config) };
+        let n = if r == cu::CUresult::CUDA_SUCCESS {
+            clusters.max(0) as usize
+        } else {
+            0
+        };
+        crate::log::debug(&format!(
+            "{name}: clusters of {cluster_y} CTAs: {n} resident at once ({r:?})"
+        ));
+        Ok::<usize, ()>(n)
     };
-    crate::log::debug(&format!(
-        "{name}: clusters of {cluster_y} CTAs: {n} resident at once ({r:?})"
-    ));
-    cache
-        .write()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(key, n);
-    n
+    CACHE
+        .get_or_try_make(&(ctx.id, name.to_string(), cluster_y), ask)
+        .unwrap_or(0)
 }
 
 /// A calibration sweep request: candidate thresholds and device counters.
@@ -1051,7 +1047,7 @@ unsafe fn launch_call(
                 && ctx.clusters
                 && splits <= MAX_CLUSTER_MERGE_SPLITS
                 && grid.0 as usize * grid.2 as usize
-                    <= cluster_capacity(f, &v.name(), threads, smem, splits as u32)
+                    <= cluster_capacity(&ctx, f, &v.name(), threads, smem, splits as u32)
             {
                 // The splits of each (sequence, KV head) are one cluster and merge in it
                 // (kernels/decode_sm90.cu, cluster_merge_splits): no workspace, no merge kernel.

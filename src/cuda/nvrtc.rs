@@ -2,13 +2,14 @@
 //! and on-disk cubin caches (`$BLASST_CACHE_DIR`, default `$XDG_CACHE_HOME/blasst` or
 //! `~/.cache/blasst`).
 
+use super::once_map::OnceMap;
 use crate::{Error, Result};
 use cudarc::nvrtc::sys as nv;
-use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char};
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 pub const COMMON: &str = include_str!("../../kernels/common.cuh");
 pub const PREFILL: &str = include_str!("../../kernels/prefill.cu");
@@ -370,45 +371,114 @@ pub fn compile_with_log(v: &Variant, arch: &str, ptxas_verbose: bool) -> Result<
     }
 }
 
-/// Compiles with the per-process and on-disk caches.
+/// Compiles with the per-process and on-disk caches. Threads that need the same (variant,
+/// architecture) wait for one compile; different ones compile at the same time (NVRTC is
+/// thread-safe across programs).
 pub fn cubin(v: &Variant, arch: &str) -> Result<Arc<Vec<u8>>> {
-    static MEM: OnceLock<Mutex<HashMap<(Variant, String), Arc<Vec<u8>>>>> = OnceLock::new();
-    let mem = MEM.get_or_init(Default::default);
-    let key = (v.clone(), arch.to_string());
-    if let Some(b) = mem.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return Ok(b.clone());
+    static MEM: LazyLock<OnceMap<(Variant, String), Arc<Vec<u8>>>> =
+        LazyLock::new(Default::default);
+    MEM.get_or_try_make(&(v.clone(), arch.to_string()), || {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (v.source(), arch, nvrtc_version(), env!("CARGO_PKG_VERSION")).hash(&mut h);
+        let file =
+            cache_dir().map(|d| d.join(format!("{}-{arch}-{:016x}.cubin", v.name(), h.finish())));
+        if let Some(bin) = file.as_deref().and_then(read_cached) {
+            crate::log::debug(&format!("loaded {} from the disk cache", v.name()));
+            return Ok(Arc::new(bin));
+        }
+        let t0 = std::time::Instant::now();
+        let bin = compile(v, arch)?;
+        crate::log::debug(&format!(
+            "compiled {} for {arch} in {:.2} s",
+            v.name(),
+            t0.elapsed().as_secs_f64()
+        ));
+        if let Some(f) = file {
+            write_cached(&f, &bin);
+        }
+        Ok(Arc::new(bin))
+    })
+}
+
+/// The disk cache's file format: this tag, the cubin's length and its FNV-1a hash (u64, little
+/// endian), then the cubin. A file that does not check out (truncated, written by another
+/// format, damaged) is a miss: the kernel is compiled again and the file replaced.
+const CACHE_TAG: &[u8; 8] = b"blasst1\n";
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The cubin in a disk cache file, if the file is whole.
+fn read_cached(path: &std::path::Path) -> Option<Vec<u8>> {
+    let data = std::fs::read(path).ok()?;
+    let (head, bin) = data.split_at_checked(24)?;
+    let word = |i: usize| u64::from_le_bytes(head[i..i + 8].try_into().unwrap());
+    (&head[..8] == CACHE_TAG && word(8) == bin.len() as u64 && word(16) == fnv1a(bin))
+        .then(|| bin.to_vec())
+}
+
+/// Writes a disk cache file, best effort: to a name of this process and call, then renamed into
+/// place, so that no reader (another thread or process) ever sees a partly written file.
+fn write_cached(path: &std::path::Path, bin: &[u8]) {
+    static SERIAL: AtomicU64 = AtomicU64::new(0);
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
     }
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (v.source(), arch, nvrtc_version(), env!("CARGO_PKG_VERSION")).hash(&mut h);
-    let file =
-        cache_dir().map(|d| d.join(format!("{}-{arch}-{:016x}.cubin", v.name(), h.finish())));
-    if let Some(bin) = file.as_ref().and_then(|f| std::fs::read(f).ok()) {
-        crate::log::debug(&format!("loaded {} from the disk cache", v.name()));
-        let bin = Arc::new(bin);
-        mem.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, bin.clone());
-        return Ok(bin);
-    }
-    let t0 = std::time::Instant::now();
-    let bin = Arc::new(compile(v, arch)?);
-    crate::log::debug(&format!(
-        "compiled {} for {arch} in {:.2} s",
-        v.name(),
-        t0.elapsed().as_secs_f64()
+    let tmp = path.with_extension(format!(
+        "tmp{}-{}",
+        std::process::id(),
+        SERIAL.fetch_add(1, Ordering::Relaxed)
     ));
-    if let Some(f) = file {
-        // Best effort: write to a temporary name, then rename (concurrent processes race safely).
-        if let Some(dir) = f.parent() {
-            let _ = std::fs::create_dir_all(dir);
+    let mut data = Vec::with_capacity(24 + bin.len());
+    data.extend_from_slice(CACHE_TAG);
+    data.extend_from_slice(&(bin.len() as u64).to_le_bytes());
+    data.extend_from_slice(&fnv1a(bin).to_le_bytes());
+    data.extend_from_slice(bin);
+    if std::fs::write(&tmp, &data).is_ok() {
+        if std::fs::rename(&tmp, path).is_err() {
+            let _ = std::fs::remove_file(&tmp);
         }
-        let tmp = f.with_extension(format!("tmp{}", std::process::id()));
-        if std::fs::write(&tmp, bin.as_slice()).is_ok() {
-            let _ = std::fs::rename(&tmp, &f);
-        }
+    } else {
+        let _ = std::fs::remove_file(&tmp);
     }
-    mem.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(key, bin.clone());
-    Ok(bin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{read_cached, write_cached};
+
+    /// A cache file reads back whole; one that is truncated, damaged or of another format reads
+    /// as a miss (the kernel is then compiled again), never as a broken cubin.
+    #[test]
+    fn disk_cache_files_are_checked() {
+        let dir = std::env::temp_dir().join(format!("blasst-cache-test-{}", std::process::id()));
+        let f = dir.join("k.cubin");
+        let bin: Vec<u8> = (0..5000u32).map(|i| (i * 7 % 251) as u8).collect();
+        write_cached(&f, &bin);
+        assert_eq!(read_cached(&f).as_deref(), Some(&bin[..]));
+        let whole = std::fs::read(&f).unwrap();
+        assert_eq!(whole.len(), bin.len() + 24);
+        // No temporary file is left behind.
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+
+        let mut damaged = whole.clone();
+        damaged[24 + 1234] ^= 0x10;
+        std::fs::write(&f, &damaged).unwrap();
+        assert_eq!(read_cached(&f), None);
+        std::fs::write(&f, &whole[..whole.len() - 1]).unwrap();
+        assert_eq!(read_cached(&f), None);
+        std::fs::write(&f, &bin).unwrap(); // a bare cubin (the format before the tag)
+        assert_eq!(read_cached(&f), None);
+        std::fs::write(&f, b"blasst1").unwrap();
+        assert_eq!(read_cached(&f), None);
+        assert_eq!(read_cached(&dir.join("missing.cubin")), None);
+
+        // Rewriting replaces a damaged file.
+        write_cached(&f, &bin);
+        assert_eq!(read_cached(&f).as_deref(), Some(&bin[..]));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

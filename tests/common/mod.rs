@@ -1,4 +1,5 @@
-//! Builders for attention calls on host memory in every layout, and a float64 reference.
+//! Builders for attention calls on host memory in every layout, a float64 reference, and the
+//! GPU tests' runner (device copies of a built call).
 #![allow(dead_code, clippy::field_reassign_with_default)]
 
 /// Reference output rows `[b][t][h][d]` and LSEs `[b][t][h]`.
@@ -6,7 +7,8 @@ pub type Reference = (Vec<Vec<Vec<Vec<f64>>>>, Vec<Vec<Vec<f64>>>);
 
 use blasst::attn::*;
 use blasst::cpu::Elem;
-use blasst::synth::Rng;
+use blasst::cuda::DeviceBuffer;
+use blasst::synth::{self, Rng};
 use half::{bf16, f16};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -406,4 +408,108 @@ pub fn max_err(bt: &Built, out: &RunOut, reference: &Reference) -> (f64, f64) {
         }
     }
     (eo, el)
+}
+
+/// Runs a built case on the GPU with output type T (inputs copied from the host layout), on the
+/// legacy default stream.
+pub fn run_gpu<T: Elem>(bt: &Built, factor: f32) -> blasst::Result<RunOut> {
+    run_gpu_with::<T>(bt, factor, &|p| unsafe {
+        blasst::attn::run(p, std::ptr::null_mut())
+    })
+}
+
+/// As `run_gpu`, with `launch` making the call from the finished device-side parameters.
+pub fn run_gpu_with<T: Elem>(
+    bt: &Built,
+    factor: f32,
+    launch: &dyn Fn(&AttnParams) -> blasst::Result<()>,
+) -> blasst::Result<RunOut> {
+    let q: Vec<T> = to_elems(&bt.q);
+    let k: Vec<T> = to_elems(&bt.k);
+    let v: Vec<T> = to_elems(&bt.v);
+    let poison: Vec<T> = vec![T::from_f32(POISON); bt.o_len];
+    let (dq, dk, dv, d_o) = (
+        DeviceBuffer::from_slice(&q)?,
+        DeviceBuffer::from_slice(&k)?,
+        DeviceBuffer::from_slice(&v)?,
+        DeviceBuffer::from_slice(&poison)?,
+    );
+    let lse_host = vec![POISON; bt.lse_rows * bt.case.hq];
+    let d_lse = DeviceBuffer::from_slice(&lse_host)?;
+    let d_stats = DeviceBuffer::new(16)?;
+    let mut p: AttnParams = bt.params;
+    p.device = BLASST_DEVICE_CUDA;
+    p.threshold_scale_factor = factor;
+    (p.q, p.k, p.v, p.o) = (dq.ptr(), dk.ptr(), dv.ptr(), d_o.ptr());
+    p.lse = d_lse.ptr().cast();
+    p.skip_stats = d_stats.ptr().cast();
+    let keep: Vec<DeviceBuffer>;
+    {
+        let mut bufs = vec![];
+        if bt.case.layout == Layout::Ragged {
+            bufs.push(DeviceBuffer::from_slice(&bt.cu_q)?);
+            bufs.push(DeviceBuffer::from_slice(&bt.cu_kv)?);
+            p.cu_seqlens_q = bufs[0].ptr().cast();
+            p.cu_seqlens_kv = bufs[1].ptr().cast();
+        }
+        if !bt.used.is_empty() {
+            bufs.push(DeviceBuffer::from_slice(&bt.used)?);
+            p.seqused_kv = bufs.last().unwrap().ptr().cast();
+        }
+        if !bt.table.is_empty() {
+            bufs.push(DeviceBuffer::from_slice(&bt.table)?);
+            p.block_table = bufs.last().unwrap().ptr().cast();
+        }
+        keep = bufs;
+    }
+    // The GPU's plan (made for this GPU), for the CPU to reproduce.
+    let plan = blasst::attn::plan(&p)?;
+    launch(&p)?;
+    let mut o = vec![T::from_f32(0.0); bt.o_len];
+    d_o.copy_to(&mut o)?;
+    let mut lse = vec![0f32; bt.lse_rows * bt.case.hq];
+    d_lse.copy_to(&mut lse)?;
+    let mut stats = [0u64; 2];
+    d_stats.copy_to(&mut stats)?;
+    drop(keep);
+    Ok(RunOut {
+        o: o.iter().map(|x| x.to_f32()).collect(),
+        lse,
+        stats,
+        plan,
+    })
+}
+
+/// A bf16 call on `synth::structured` inputs (hot keys 16 nats above the noise).
+pub fn structured_case(
+    (lq, lk, hq, hkv, d, causal, hot, layout): (
+        usize,
+        usize,
+        usize,
+        usize,
+        usize,
+        bool,
+        f64,
+        Layout,
+    ),
+    seed: u64,
+    synth_seed: u64,
+) -> Built {
+    let s = synth::structured(lq, lk, hq, hkv, d, hot, 16.0, synth_seed);
+    let c = Case {
+        hq,
+        hkv,
+        d,
+        lq: vec![lq],
+        lk: vec![lk],
+        causal,
+        layout,
+        dtype: BLASST_DTYPE_BF16,
+    };
+    let mut rng = Rng::new(seed);
+    c.build(&mut rng, &mut |_, which, _, t, hi| match which {
+        'q' => s.q[t * hq * d + hi],
+        'k' => s.k[t * hkv * d + hi],
+        _ => s.v[t * hkv * d + hi],
+    })
 }
