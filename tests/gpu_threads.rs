@@ -262,3 +262,86 @@ fn calls_after_a_device_reset_load_their_kernels_again() {
         assert!(same(&a, b), "{}: differs after the reset", c.label);
     }
 }
+
+/// Makes device `dev`'s primary context current on this thread (what `cudaSetDevice` does).
+fn use_device(dev: i32) {
+    let (mut d, mut ctx) = (0, std::ptr::null_mut());
+    ok(unsafe { cu::cuDeviceGet(&mut d, dev) }, "cuDeviceGet");
+    ok(
+        unsafe { cu::cuDevicePrimaryCtxRetain(&mut ctx, d) },
+        "cuDevicePrimaryCtxRetain",
+    );
+    ok(unsafe { cu::cuCtxSetCurrent(ctx) }, "cuCtxSetCurrent");
+}
+
+/// Several GPUs in one process (skipped with one): a thread per GPU, with that GPU current, gets
+/// the bits GPU 0 gives for the same calls; a call on GPU 0 whose q lies on GPU 1 is refused
+/// (InvalidArgument naming q and both GPUs) instead of faulting, which would end the context
+/// for the whole process, and GPU 0 then runs the call as before.
+#[test]
+fn each_gpu_runs_its_own_calls_and_refuses_another_gpus_memory() {
+    let Some(_one) = setup() else { return };
+    let mut n_dev = 0;
+    ok(
+        unsafe { cu::cuDeviceGetCount(&mut n_dev) },
+        "cuDeviceGetCount",
+    );
+    if n_dev < 2 {
+        println!("skipped: {n_dev} GPU (needs 2)");
+        return;
+    }
+    let all = calls();
+    let picked: Vec<&Call> = [0usize, 1, 5, 8, 9, 11].iter().map(|&i| &all[i]).collect();
+    let per_gpu: Vec<Vec<RunOut>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..n_dev)
+            .map(|dev| {
+                let picked = &picked;
+                s.spawn(move || {
+                    use_device(dev);
+                    picked
+                        .iter()
+                        .map(|c| run_on(c, std::ptr::null_mut()))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (dev, outs) in per_gpu.iter().enumerate().skip(1) {
+        for ((c, a), b) in picked.iter().zip(outs).zip(&per_gpu[0]) {
+            assert!(same(a, b), "GPU {dev}, {}: differs from GPU 0", c.label);
+        }
+    }
+    println!("{n_dev} GPUs: the same bits for {} calls", picked.len());
+
+    use_device(1);
+    let elsewhere = blasst::cuda::DeviceBuffer::new(1 << 20).unwrap();
+    use_device(0);
+    let call = picked[1];
+    let refused = std::cell::Cell::new(false);
+    run_gpu_with::<bf16>(&call.bt, call.factor, &|p| {
+        let mut p = *p;
+        p.q = elsewhere.ptr();
+        let e = unsafe { blasst::attn::run(&p, std::ptr::null_mut()) }.unwrap_err();
+        assert_eq!(
+            e.kind(),
+            blasst::StatusKind::InvalidArgument,
+            "{}",
+            e.message()
+        );
+        let m = e.message();
+        assert!(
+            m.contains("q = ") && m.contains("GPU 1") && m.contains("GPU 0"),
+            "{m}"
+        );
+        println!("refused: {m}");
+        refused.set(true);
+        Ok(())
+    })
+    .unwrap();
+    assert!(refused.get());
+    assert!(same(&run_on(call, std::ptr::null_mut()), &per_gpu[0][1]));
+    use_device(1);
+    drop(elsewhere);
+    use_device(0);
+}

@@ -75,6 +75,8 @@ struct Ctx {
     /// primary context reset, `cudaDeviceReset`, unloads every module but the handle stays) or
     /// be reused by a later context.
     id: u64,
+    /// The context's device (ordinal).
+    device: i32,
     arch: String,
     /// Launch with programmatic stream serialisation (see `launch`).
     pdl: bool,
@@ -247,6 +249,7 @@ fn current_ctx() -> Result<Ctx> {
         };
         Ok(Ctx {
             id,
+            device: dev,
             arch,
             pdl: major >= 9 && pdl_enabled(),
             clusters: major >= 9 && cluster_merge_enabled(),
@@ -361,29 +364,62 @@ fn function(ctx: &Ctx, v: &Variant, smem: usize) -> Result<Func> {
     })
 }
 
-/// Whether the driver reports `ptr` as device memory (CU_MEMORYTYPE_DEVICE, which managed
-/// memory also reports). Pointers the driver does not know (plain host memory) are not.
-fn is_device_memory(ptr: usize) -> bool {
-    let mut ty: u32 = 0;
-    // SAFETY: an attribute query on an arbitrary address; the driver validates it.
+/// What the driver knows of an address (one `cuPointerGetAttributes`, which, unlike
+/// `cuPointerGetAttribute`, answers "not CUDA memory" for a plain host address instead of
+/// raising an API error).
+struct PtrInfo {
+    /// CU_MEMORYTYPE_DEVICE: device memory, or managed memory.
+    device: bool,
+    managed: bool,
+    /// The GPU the memory belongs to.
+    ordinal: i32,
+}
+
+fn pointer_info(ptr: usize) -> PtrInfo {
+    use cu::CUpointer_attribute as A;
+    let mut attrs = [
+        A::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        A::CU_POINTER_ATTRIBUTE_IS_MANAGED,
+        A::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+    ];
+    // Zeroed 8-byte slots: the driver writes a 4-byte enum, a bool and a 4-byte int.
+    let mut vals = [0u64; 3];
+    let mut data = vals.each_mut().map(|v| v as *mut u64 as *mut c_void);
+    // SAFETY: an attribute query on an arbitrary address, into slots larger than each answer.
     let r = unsafe {
-        cu::cuPointerGetAttribute(
-            &mut ty as *mut u32 as *mut c_void,
-            cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        cu::cuPointerGetAttributes(
+            3,
+            attrs.as_mut_ptr(),
+            data.as_mut_ptr(),
             ptr as cu::CUdeviceptr,
         )
     };
-    r == cu::CUresult::CUDA_SUCCESS && ty == cu::CUmemorytype::CU_MEMORYTYPE_DEVICE as u32
+    let ok = r == cu::CUresult::CUDA_SUCCESS;
+    PtrInfo {
+        device: ok && vals[0] as u32 == cu::CUmemorytype::CU_MEMORYTYPE_DEVICE as u32,
+        managed: ok && vals[1] as u8 != 0,
+        ordinal: vals[2] as u32 as i32,
+    }
 }
 
-/// Rejects host memory where the GPU path needs device memory.
-fn device_ptr(name: &str, ptr: usize) -> Result<()> {
+/// Rejects host memory where the GPU path needs device memory, and device memory of another GPU
+/// than the current context's (a kernel that reads it faults, and the fault ends the context for
+/// the whole process; PyTorch refuses such calls the same way). Managed memory may live anywhere.
+fn device_ptr(ctx: &Ctx, name: &str, ptr: usize) -> Result<()> {
     if ptr == 0 {
         return Ok(());
     }
-    if !is_device_memory(ptr) {
+    let info = pointer_info(ptr);
+    if !info.device {
         return Err(invalid!(
             "{name} = {ptr:#x} is host memory; device = BLASST_DEVICE_CUDA needs device pointers"
+        ));
+    }
+    if !info.managed && info.ordinal != ctx.device {
+        return Err(invalid!(
+            "{name} = {ptr:#x} is memory of GPU {}, but the call runs on GPU {} (the current context's device): every pointer of a call must be on that GPU",
+            info.ordinal,
+            ctx.device
         ));
     }
     Ok(())
@@ -417,7 +453,7 @@ pub fn host_has_device_pointer(ptrs: &[(&str, usize)]) -> crate::Result<()> {
         }
         // Managed memory reports DEVICE too; it is rejected as well (pass device =
         // BLASST_DEVICE_CUDA for it).
-        if is_device_memory(ptr) {
+        if pointer_info(ptr).device {
             return Err(invalid!(
                 "{name} = {ptr:#x} is device memory; device = BLASST_DEVICE_CPU needs host pointers"
             ));
@@ -859,8 +895,6 @@ pub unsafe fn run(p: &AttnParams, d: &Desc, stream: *mut c_void) -> Result<()> {
 /// As `run`; `skipped` holds `lambdas.len()` counters and `visited` one, on the device.
 pub(crate) unsafe fn sweep(p: &AttnParams, d: &Desc, stream: *mut c_void, sw: Sweep) -> Result<()> {
     debug_assert_eq!(d.factor, 0.0);
-    device_ptr("skipped", sw.skipped as usize)?;
-    device_ptr("visited", sw.visited as usize)?;
     unsafe { launch_call(p, d, stream, Some(sw)) }
 }
 
@@ -884,8 +918,16 @@ unsafe fn launch_call(
         ("seqused_kv", p.seqused_kv as usize),
         ("block_table", p.block_table as usize),
         ("workspace", p.workspace as usize),
+        (
+            "skipped",
+            sweep.as_ref().map_or(0, |sw| sw.skipped as usize),
+        ),
+        (
+            "visited",
+            sweep.as_ref().map_or(0, |sw| sw.visited as usize),
+        ),
     ] {
-        device_ptr(name, ptr)?;
+        device_ptr(&ctx, name, ptr)?;
     }
     let stream = stream as cu::CUstream;
     let phase = Phase::try_from(d.plan.phase)?;
@@ -1202,7 +1244,7 @@ pub unsafe fn merge_states(
         ("v_out", out as usize),
         ("s_out", s_out as usize),
     ] {
-        device_ptr(name, ptr)?;
+        device_ptr(&ctx, name, ptr)?;
     }
     for (name, ptr) in [("v", v as usize), ("v_out", out as usize)] {
         if !ptr.is_multiple_of(4) {
