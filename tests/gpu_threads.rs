@@ -345,3 +345,121 @@ fn each_gpu_runs_its_own_calls_and_refuses_another_gpus_memory() {
     drop(elsewhere);
     use_device(0);
 }
+
+/// Memory from each allocator an engine may use passes the pointer check (host memory and
+/// another GPU's do not), and a call whose q lies there gives the bits of the plain call:
+/// `cuMemAlloc` (cudaMalloc, PyTorch's default), the stream-ordered pool (cudaMallocAsync),
+/// managed memory, and virtual memory management (cuMemCreate + cuMemMap, what PyTorch's
+/// expandable segments use).
+#[test]
+fn q_from_every_kind_of_allocation_is_accepted() {
+    let Some(_one) = setup() else { return };
+    let all = calls();
+    let call = &all[1];
+    let null: cu::CUstream = std::ptr::null_mut();
+    let plain = run_on(call, null);
+    let q: Vec<bf16> = to_elems(&call.bt.q);
+    let bytes = q.len() * 2;
+    type Free = Box<dyn FnOnce()>;
+    let kinds: Vec<(&str, cu::CUdeviceptr, Free)> = unsafe {
+        let mut v: Vec<(&str, cu::CUdeviceptr, Free)> = vec![];
+        let mut p = 0;
+        ok(cu::cuMemAlloc_v2(&mut p, bytes), "cuMemAlloc");
+        v.push((
+            "cuMemAlloc",
+            p,
+            Box::new(move || ok(cu::cuMemFree_v2(p), "cuMemFree")),
+        ));
+        let mut p = 0;
+        ok(cu::cuMemAllocAsync(&mut p, bytes, null), "cuMemAllocAsync");
+        ok(cu::cuStreamSynchronize(null), "cuStreamSynchronize");
+        v.push((
+            "cuMemAllocAsync",
+            p,
+            Box::new(move || {
+                ok(
+                    cu::cuMemFreeAsync(p, std::ptr::null_mut()),
+                    "cuMemFreeAsync",
+                );
+                ok(
+                    cu::cuStreamSynchronize(std::ptr::null_mut()),
+                    "cuStreamSynchronize",
+                );
+            }),
+        ));
+        let mut p = 0;
+        ok(
+            cu::cuMemAllocManaged(
+                &mut p,
+                bytes,
+                cu::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL as u32,
+            ),
+            "cuMemAllocManaged",
+        );
+        v.push((
+            "cuMemAllocManaged",
+            p,
+            Box::new(move || ok(cu::cuMemFree_v2(p), "cuMemFree")),
+        ));
+        let mut prop: cu::CUmemAllocationProp = std::mem::zeroed();
+        prop.type_ = cu::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
+        prop.location.type_ = cu::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
+        prop.location.id = 0;
+        let mut gran = 0;
+        ok(
+            cu::cuMemGetAllocationGranularity(
+                &mut gran,
+                &prop,
+                cu::CUmemAllocationGranularity_flags::CU_MEM_ALLOC_GRANULARITY_MINIMUM,
+            ),
+            "cuMemGetAllocationGranularity",
+        );
+        let size = bytes.div_ceil(gran) * gran;
+        let mut h = 0;
+        ok(cu::cuMemCreate(&mut h, size, &prop, 0), "cuMemCreate");
+        let mut p = 0;
+        ok(
+            cu::cuMemAddressReserve(&mut p, size, 0, 0, 0),
+            "cuMemAddressReserve",
+        );
+        ok(cu::cuMemMap(p, size, 0, h, 0), "cuMemMap");
+        let access = cu::CUmemAccessDesc {
+            location: prop.location,
+            flags: cu::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+        };
+        ok(cu::cuMemSetAccess(p, size, &access, 1), "cuMemSetAccess");
+        v.push((
+            "cuMemCreate + cuMemMap",
+            p,
+            Box::new(move || {
+                ok(cu::cuMemUnmap(p, size), "cuMemUnmap");
+                ok(cu::cuMemAddressFree(p, size), "cuMemAddressFree");
+                ok(cu::cuMemRelease(h), "cuMemRelease");
+            }),
+        ));
+        v
+    };
+    for (kind, ptr, free) in kinds {
+        ok(
+            unsafe { cu::cuMemcpyHtoD_v2(ptr, q.as_ptr().cast(), bytes) },
+            "cuMemcpyHtoD",
+        );
+        let mut ordinal = -7i32;
+        let r = unsafe {
+            cu::cuPointerGetAttribute(
+                (&mut ordinal as *mut i32).cast(),
+                cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                ptr,
+            )
+        };
+        let out = run_gpu_with::<bf16>(&call.bt, call.factor, &|p| {
+            let mut p = *p;
+            p.q = ptr as *const std::ffi::c_void;
+            unsafe { blasst::attn::run(&p, std::ptr::null_mut()) }
+        })
+        .unwrap_or_else(|e| panic!("{kind}: {}", e.message()));
+        println!("{kind}: device ordinal {ordinal} ({r:?}), accepted");
+        assert!(same(&out, &plain), "{kind}: differs from the plain call");
+        free();
+    }
+}

@@ -371,8 +371,8 @@ struct PtrInfo {
     /// CU_MEMORYTYPE_DEVICE: device memory, or managed memory.
     device: bool,
     managed: bool,
-    /// The GPU the memory belongs to.
-    ordinal: i32,
+    /// The GPU the memory belongs to, if the driver says.
+    ordinal: Option<i32>,
 }
 
 fn pointer_info(ptr: usize) -> PtrInfo {
@@ -382,8 +382,9 @@ fn pointer_info(ptr: usize) -> PtrInfo {
         A::CU_POINTER_ATTRIBUTE_IS_MANAGED,
         A::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
     ];
-    // Zeroed 8-byte slots: the driver writes a 4-byte enum, a bool and a 4-byte int.
-    let mut vals = [0u64; 3];
+    // 8-byte slots: the driver writes a 4-byte enum, a bool and a 4-byte int into their low
+    // bytes; the ordinal's slot starts as a value no 4-byte write leaves (unknown: not refused).
+    let mut vals = [0u64, 0, u64::MAX];
     let mut data = vals.each_mut().map(|v| v as *mut u64 as *mut c_void);
     // SAFETY: an attribute query on an arbitrary address, into slots larger than each answer.
     let r = unsafe {
@@ -398,7 +399,7 @@ fn pointer_info(ptr: usize) -> PtrInfo {
     PtrInfo {
         device: ok && vals[0] as u32 == cu::CUmemorytype::CU_MEMORYTYPE_DEVICE as u32,
         managed: ok && vals[1] as u8 != 0,
-        ordinal: vals[2] as u32 as i32,
+        ordinal: (ok && vals[2] != u64::MAX).then_some(vals[2] as u32 as i32),
     }
 }
 
@@ -415,10 +416,9 @@ fn device_ptr(ctx: &Ctx, name: &str, ptr: usize) -> Result<()> {
             "{name} = {ptr:#x} is host memory; device = BLASST_DEVICE_CUDA needs device pointers"
         ));
     }
-    if !info.managed && info.ordinal != ctx.device {
+    if let Some(gpu) = info.ordinal.filter(|&g| !info.managed && g != ctx.device) {
         return Err(invalid!(
-            "{name} = {ptr:#x} is memory of GPU {}, but the call runs on GPU {} (the current context's device): every pointer of a call must be on that GPU",
-            info.ordinal,
+            "{name} = {ptr:#x} is memory of GPU {gpu}, but the call runs on GPU {} (the current context's device): every pointer of a call must be on that GPU",
             ctx.device
         ));
     }
