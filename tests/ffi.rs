@@ -189,3 +189,51 @@ fn random_spec_strings_never_crash() {
         }
     }
 }
+
+/// Eight threads call at once, each with its own inputs: every thread reads its own failure
+/// message from `blasst_last_error` (per thread; a successful call does not clear it) and gets
+/// its own results, the same as when it calls alone.
+#[test]
+fn threads_keep_their_own_errors_and_results() {
+    // Thread t's input values and what a call alone gives for them.
+    let input = |t: usize| -> Vec<f32> {
+        let mut rng = Rng::new(100 + t as u64);
+        (0..1024).map(|_| rng.normal()).collect()
+    };
+    let alone = |t: usize| -> Vec<f32> {
+        let mut buf = input(t);
+        let mut out = vec![0f32; 256];
+        let mut p = valid(&mut buf);
+        p.o = out.as_mut_ptr().cast();
+        let st = unsafe { blasst_attn_run(&p, std::ptr::null_mut()) };
+        assert_eq!(st, blasst_status::BLASST_OK, "{}", last_error());
+        out
+    };
+    let expected: Vec<Vec<f32>> = (0..8).map(alone).collect();
+    assert_ne!(expected[0], expected[1]);
+    std::thread::scope(|s| {
+        for (t, want) in expected.iter().enumerate() {
+            s.spawn(move || {
+                let mut buf = input(t);
+                for i in 0..300u32 {
+                    let mut bad = valid(&mut buf);
+                    let head_dim = 1000 + 100 * t as u32 + i;
+                    bad.head_dim = head_dim;
+                    let st = unsafe { blasst_attn_run(&bad, std::ptr::null_mut()) };
+                    assert_eq!(st, blasst_status::BLASST_ERROR_INVALID_ARGUMENT);
+                    let mut out = vec![0f32; 256];
+                    let mut good = valid(&mut buf);
+                    good.o = out.as_mut_ptr().cast();
+                    let st = unsafe { blasst_attn_run(&good, std::ptr::null_mut()) };
+                    assert_eq!(st, blasst_status::BLASST_OK, "{}", last_error());
+                    assert_eq!(&out, want, "thread {t}, call {i}");
+                    let e = last_error();
+                    assert!(
+                        e.contains(&format!("head_dim = {head_dim} ")),
+                        "thread {t}, call {i}: {e}"
+                    );
+                }
+            });
+        }
+    });
+}
