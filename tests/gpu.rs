@@ -6,7 +6,7 @@
 
 mod common;
 use blasst::attn::{
-    AttnParams, BLASST_DEVICE_CUDA, BLASST_DTYPE_BF16, BLASST_DTYPE_F16, BLASST_PHASE_DECODE,
+    BLASST_DEVICE_CUDA, BLASST_DTYPE_BF16, BLASST_DTYPE_F16, BLASST_PHASE_DECODE,
     BLASST_PHASE_PREFILL,
 };
 use blasst::cuda::DeviceBuffer;
@@ -462,62 +462,6 @@ fn skip_kernel_that_skips_nothing_is_bit_identical_to_dense() {
         assert_eq!(tiny.stats[1], 0);
         assert!(same_bits(&dense.o, &tiny.o), "{c:?}: outputs differ");
     }
-}
-
-/// Captures `p`'s call on a new non-blocking stream into a CUDA graph (global capture mode,
-/// PyTorch's default), then launches the graph twice and waits. With `workspace`, the call gets
-/// one of `blasst_attn_workspace_size` bytes; without, a split decode call allocates it
-/// stream-ordered inside the graph.
-fn run_in_graph(p: &AttnParams, workspace: bool) -> blasst::Result<()> {
-    use cudarc::driver::sys as cu;
-    let ok = |r: cu::CUresult, what: &str| assert_eq!(r, cu::CUresult::CUDA_SUCCESS, "{what}");
-    let mut p = *p;
-    let bytes = blasst::attn::workspace_size(&p)?;
-    let ws = if workspace && bytes > 0 {
-        Some(DeviceBuffer::new(bytes)?)
-    } else {
-        None
-    };
-    if let Some(w) = &ws {
-        (p.workspace, p.workspace_size) = (w.ptr(), bytes);
-    }
-    unsafe {
-        let mut stream: cu::CUstream = std::ptr::null_mut();
-        ok(
-            cu::cuStreamCreate(
-                &mut stream,
-                cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,
-            ),
-            "cuStreamCreate",
-        );
-        ok(
-            cu::cuStreamBeginCapture_v2(
-                stream,
-                cu::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_GLOBAL,
-            ),
-            "cuStreamBeginCapture",
-        );
-        let r = blasst::attn::run(&p, stream.cast());
-        let mut graph: cu::CUgraph = std::ptr::null_mut();
-        ok(
-            cu::cuStreamEndCapture(stream, &mut graph),
-            "cuStreamEndCapture",
-        );
-        r?;
-        let mut exec: cu::CUgraphExec = std::ptr::null_mut();
-        ok(
-            cu::cuGraphInstantiateWithFlags(&mut exec, graph, 0),
-            "cuGraphInstantiate",
-        );
-        for _ in 0..2 {
-            ok(cu::cuGraphLaunch(exec, stream), "cuGraphLaunch");
-        }
-        ok(cu::cuStreamSynchronize(stream), "cuStreamSynchronize");
-        ok(cu::cuGraphExecDestroy(exec), "cuGraphExecDestroy");
-        ok(cu::cuGraphDestroy(graph), "cuGraphDestroy");
-        ok(cu::cuStreamDestroy_v2(stream), "cuStreamDestroy");
-    }
-    Ok(())
 }
 
 /// Engines capture decode in CUDA graphs: a captured call (programmatic dependent launch,

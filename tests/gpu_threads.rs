@@ -463,3 +463,35 @@ fn q_from_every_kind_of_allocation_is_accepted() {
         free();
     }
 }
+
+/// The first call of a kernel variant in the process made inside a CUDA graph capture (global
+/// mode, PyTorch's default), as when an engine captures a decode batch size whose kernels no
+/// earlier call loaded: its compile and module load happen during the capture, which must
+/// neither fail nor invalidate the capture; the graph replays to the bits of a direct call.
+/// (Variants that no other test of this binary uses, so they are cold here.)
+#[test]
+fn first_use_of_a_kernel_inside_a_graph_capture() {
+    let Some(_one) = setup() else { return };
+    let all = calls();
+    for i in [12usize, 15] {
+        let c = &all[i];
+        let captured = run_gpu_with::<bf16>(&c.bt, c.factor, &|p| run_in_graph(p, false))
+            .unwrap_or_else(|e| panic!("{} captured: {}", c.label, e.message()));
+        let direct = run_on(c, std::ptr::null_mut());
+        // The graph ran twice: the counters count both replays.
+        assert_eq!(captured.stats[0], 2 * direct.stats[0], "{}", c.label);
+        assert!(
+            captured
+                .o
+                .iter()
+                .zip(&direct.o)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{}: the graph's output differs from a direct call",
+            c.label
+        );
+        println!(
+            "{}: first use inside a capture, replayed to the direct call's bits",
+            c.label
+        );
+    }
+}
