@@ -15,5 +15,5 @@ SKIP_MMA_TESTS=1 BENCH_TIMEOUT=300 bash scripts/device-check.sh
   echo "===== host time per call"
   timeout 120 python3 bench/micro/host_overhead.py target/device-head/libblasst.so target/device/libblasst.so
   echo "host_overhead exit $?"
-} > "$OUT/extra.log" 2>&1
-grep -E "ERROR SUMMARY|exit|host time" "$OUT/extra.log"
+} >> "$OUT/run.log" 2>&1
+grep -E "API errors reported|ERROR SUMMARY|host time" "$OUT/run.log" | tail -6
