@@ -54,8 +54,10 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
 fi
 if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
   step "compute-sanitizer memcheck"
-  # --report-api-errors no: the host-pointer test provokes cuPointerGetAttribute's
-  # CUDA_ERROR_INVALID_VALUE on purpose (that is how host memory is detected).
+  # --report-api-errors no: until session 21 the host-pointer test provoked
+  # cuPointerGetAttribute's CUDA_ERROR_INVALID_VALUE on purpose. The pointer check now asks
+  # cuPointerGetAttributes, which raises none (run 144: memcheck with API errors reported over
+  # that test, 0 errors); the other tests have not been run that way yet, so the flag stays.
   timeout 400 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
     ${SANITIZE_FILTER:-} > "$OUT/memcheck.log" 2>&1
   echo "memcheck exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
