@@ -46,3 +46,85 @@ fn plan_prints_decode_row_tiles() {
     );
     assert!(!s.contains("packed rows"), "{s}");
 }
+
+fn blasst(args: &[&str], cache: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_blasst"))
+        .args(args)
+        .env("BLASST_CACHE_DIR", cache)
+        .output()
+        .expect("run blasst")
+}
+
+/// `blasst precompile` fills the disk cache without a GPU: a second run finds every kernel
+/// cached, a damaged file is compiled again, and a bad architecture or a filter that matches
+/// nothing is an error naming the value. (Needs NVRTC, as tests/kernels_compile.rs.)
+#[test]
+fn precompile_fills_the_disk_cache() {
+    if !blasst::cuda::nvrtc::available() {
+        assert!(
+            std::env::var_os("BLASST_REQUIRE_NVRTC").is_none(),
+            "NVRTC is required but libnvrtc.so.13 could not be loaded"
+        );
+        println!("skipped: NVRTC (libnvrtc.so.13) not found");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("blasst-precompile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = ["precompile", "--arch", "sm_80", "--filter", "merge_states"];
+    let run = |expect: &str| {
+        let out = blasst(&args, &dir);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains(expect), "{text}");
+    };
+    run("6 kernels for sm_80: 6 compiled, 0 already cached");
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 6, "{files:?}");
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy();
+        assert!(
+            name.starts_with("blasst_merge_states_") && name.contains("-sm_80-"),
+            "{name}"
+        );
+        assert!(
+            std::fs::read(f).unwrap().starts_with(b"blasst1\n"),
+            "{name}"
+        );
+    }
+    run("6 kernels for sm_80: 0 compiled, 6 already cached");
+    let mut data = std::fs::read(&files[2]).unwrap();
+    let n = data.len();
+    data[n - 100] ^= 1;
+    std::fs::write(&files[2], &data).unwrap();
+    run("6 kernels for sm_80: 1 compiled, 5 already cached");
+
+    for (bad, says) in [
+        (
+            ["precompile", "--arch", "90a", "--filter", ""],
+            "arch = \"90a\"",
+        ),
+        (
+            [
+                "precompile",
+                "--arch",
+                "sm_90a",
+                "--filter",
+                "no_such_kernel",
+            ],
+            "filter = \"no_such_kernel\"",
+        ),
+    ] {
+        let out = blasst(&bad, &dir);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

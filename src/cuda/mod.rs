@@ -155,6 +155,13 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
     Ok(out)
 }
 
+/// The NVRTC target of the current context's GPU, e.g. `sm_90a` (`blasst precompile`'s
+/// default).
+pub fn current_arch() -> Result<String> {
+    probe()?;
+    Ok(current_ctx()?.arch)
+}
+
 /// The current context's GPU (loads the driver: `BLASST_ERROR_NO_DEVICE` without one).
 pub fn gpu_shape() -> Result<GpuShape> {
     probe()?;

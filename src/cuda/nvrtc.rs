@@ -9,7 +9,7 @@ use std::ffi::{CStr, CString, c_char};
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock, OnceLock};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 pub const COMMON: &str = include_str!("../../kernels/common.cuh");
 pub const PREFILL: &str = include_str!("../../kernels/prefill.cu");
@@ -378,10 +378,7 @@ pub fn cubin(v: &Variant, arch: &str) -> Result<Arc<Vec<u8>>> {
     static MEM: LazyLock<OnceMap<(Variant, String), Arc<Vec<u8>>>> =
         LazyLock::new(Default::default);
     MEM.get_or_try_make(&(v.clone(), arch.to_string()), || {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (v.source(), arch, nvrtc_version(), env!("CARGO_PKG_VERSION")).hash(&mut h);
-        let file =
-            cache_dir().map(|d| d.join(format!("{}-{arch}-{:016x}.cubin", v.name(), h.finish())));
+        let file = cache_file(v, arch);
         if let Some(bin) = file.as_deref().and_then(read_cached) {
             crate::log::debug(&format!("loaded {} from the disk cache", v.name()));
             return Ok(Arc::new(bin));
@@ -398,6 +395,91 @@ pub fn cubin(v: &Variant, arch: &str) -> Result<Arc<Vec<u8>>> {
         }
         Ok(Arc::new(bin))
     })
+}
+
+/// The disk cache file of a (variant, architecture): named by the kernel, the architecture and a
+/// hash of the source, the architecture, the NVRTC version and the library version, so that a
+/// change to any of them is a miss. None without a cache directory.
+fn cache_file(v: &Variant, arch: &str) -> Option<PathBuf> {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (v.source(), arch, nvrtc_version(), env!("CARGO_PKG_VERSION")).hash(&mut h);
+    cache_dir().map(|d| d.join(format!("{}-{arch}-{:016x}.cubin", v.name(), h.finish())))
+}
+
+/// How `precompile` found a kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precompiled {
+    /// Already in the disk cache (whole).
+    Cached,
+    /// Compiled now and written to the disk cache.
+    Compiled,
+}
+
+/// Fills the disk cache with every kernel variant for `arch` (e.g. `sm_90a`) whose name contains
+/// `filter`, compiling on `threads` threads, so that a deployment's first calls load their
+/// kernels instead of compiling them (0.2-1.5 s each). Needs NVRTC, not a GPU: a build machine
+/// can fill the cache for the GPUs it deploys to. Returns each kernel's name and how it was
+/// found, in `Variant::all()` order.
+pub fn precompile(arch: &str, filter: &str, threads: usize) -> Result<Vec<(String, Precompiled)>> {
+    let valid = arch
+        .strip_prefix("sm_")
+        .map(|n| n.strip_suffix('a').unwrap_or(n))
+        .is_some_and(|n| n.len() >= 2 && n.bytes().all(|b| b.is_ascii_digit()));
+    if !valid {
+        return Err(crate::invalid!(
+            "arch = {arch:?}: expected sm_XY or sm_XYa, e.g. sm_80 or sm_90a"
+        ));
+    }
+    if cache_dir().is_none() {
+        return Err(crate::invalid!(
+            "no cache directory: set BLASST_CACHE_DIR (or HOME)"
+        ));
+    }
+    if !available() {
+        return Err(Error::NoDevice(
+            "no NVRTC: libnvrtc.so.13 could not be loaded (install the CUDA runtime compiler, e.g. the nvidia-cuda-nvrtc wheel, and put it on LD_LIBRARY_PATH)".into(),
+        ));
+    }
+    let jobs: Vec<Variant> = Variant::all()
+        .into_iter()
+        .filter(|v| v.supports(arch) && v.name().contains(filter))
+        .collect();
+    if jobs.is_empty() {
+        return Err(crate::invalid!(
+            "filter = {filter:?}: no kernel for {arch} has it in its name"
+        ));
+    }
+    let next = AtomicU64::new(0);
+    let results: Vec<Mutex<Option<Result<Precompiled>>>> =
+        jobs.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads.clamp(1, 16) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                    let Some(v) = jobs.get(i) else { break };
+                    let file = cache_file(v, arch);
+                    let cached = file.as_deref().and_then(read_cached).is_some();
+                    let r = cubin(v, arch).and_then(|_| match file {
+                        _ if cached => Ok(Precompiled::Cached),
+                        Some(f) if read_cached(&f).is_some() => Ok(Precompiled::Compiled),
+                        _ => Err(crate::invalid!(
+                            "{}: compiled, but the cache file could not be written (is the cache directory writable?)",
+                            v.name()
+                        )),
+                    });
+                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                }
+            });
+        }
+    });
+    jobs.iter()
+        .zip(results)
+        .map(|(v, r)| {
+            let r = r.into_inner().unwrap_or_else(|e| e.into_inner());
+            r.expect("every job ran").map(|how| (v.name(), how))
+        })
+        .collect()
 }
 
 /// The disk cache's file format: this tag, the cubin's length and its FNV-1a hash (u64, little
