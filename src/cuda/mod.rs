@@ -854,7 +854,9 @@ fn cluster_capacity(
     smem: usize,
     cluster_y: u32,
 ) -> usize {
-    static CACHE: LazyLock<OnceMap<(u64, String, u32), usize>> = LazyLock::new(Default::default);
+    // Keyed by the context's ID and the function handle (no allocation per call): a handle is
+    // unique within a context, and a context ID is never reused.
+    static CACHE: LazyLock<OnceMap<(u64, usize, u32), usize>> = LazyLock::new(Default::default);
     let ask = || {
         let mut attrs = launch_attrs(false, cluster_y);
         let config = launch_config(
@@ -878,7 +880,7 @@ fn cluster_capacity(
         Ok::<usize, ()>(n)
     };
     CACHE
-        .get_or_try_make(&(ctx.id, name.to_string(), cluster_y), ask)
+        .get_or_try_make(&(ctx.id, f.0 as usize, cluster_y), ask)
         .unwrap_or(0)
 }
 
