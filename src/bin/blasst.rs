@@ -204,9 +204,8 @@ fn precompile(arch: Option<String>, filter: &str) -> blasst::Result<()> {
             ))
         })?,
     };
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let t0 = Instant::now();
-    let done = blasst::cuda::nvrtc::precompile(&arch, filter, threads)?;
+    let done = blasst::cuda::nvrtc::precompile(&arch, filter)?;
     let compiled = done
         .iter()
         .filter(|(_, how)| *how == blasst::cuda::nvrtc::Precompiled::Compiled)

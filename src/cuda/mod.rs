@@ -340,8 +340,9 @@ unsafe impl Sync for Func {}
 /// Loads (compiling on a miss) a kernel into the current context, once per (context, variant):
 /// threads that need the same kernel wait for one load, the others go on (`OnceMap`).
 fn function(ctx: &Ctx, v: &Variant, smem: usize) -> Result<Func> {
-    static CACHE: LazyLock<OnceMap<(u64, String), Func>> = LazyLock::new(Default::default);
-    CACHE.get_or_try_make(&(ctx.id, v.name()), || {
+    // Keyed by the variant itself (no name formatted per call: this runs at every launch).
+    static CACHE: LazyLock<OnceMap<(u64, Variant), Func>> = LazyLock::new(Default::default);
+    CACHE.get_or_try_make(&(ctx.id, v.clone()), || {
         let bin = nvrtc::cubin(v, &ctx.arch)?;
         let name = CString::new(v.name()).unwrap();
         let mut module: cu::CUmodule = std::ptr::null_mut();
@@ -849,7 +850,7 @@ fn launch_attrs(pdl: bool, cluster_y: u32) -> ([cu::CUlaunchAttribute; 2], u32) 
 fn cluster_capacity(
     ctx: &Ctx,
     f: Func,
-    name: &str,
+    v: &Variant,
     block: u32,
     smem: usize,
     cluster_y: u32,
@@ -875,7 +876,8 @@ fn cluster_capacity(
             0
         };
         crate::log::debug(&format!(
-            "{name}: clusters of {cluster_y} CTAs: {n} resident at once ({r:?})"
+            "{}: clusters of {cluster_y} CTAs: {n} resident at once ({r:?})",
+            v.name()
         ));
         Ok::<usize, ()>(n)
     };
@@ -1098,7 +1100,7 @@ unsafe fn launch_call(
                 && ctx.clusters
                 && splits <= MAX_CLUSTER_MERGE_SPLITS
                 && grid.0 as usize * grid.2 as usize
-                    <= cluster_capacity(&ctx, f, &v.name(), threads, smem, splits as u32)
+                    <= cluster_capacity(&ctx, f, &v, threads, smem, splits as u32)
             {
                 // The splits of each (sequence, KV head) are one cluster and merge in it
                 // (kernels/decode_sm90.cu, cluster_merge_splits): no workspace, no merge kernel.

@@ -9,7 +9,7 @@ use std::ffi::{CStr, CString, c_char};
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, OnceLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 pub const COMMON: &str = include_str!("../../kernels/common.cuh");
 pub const PREFILL: &str = include_str!("../../kernels/prefill.cu");
@@ -378,23 +378,27 @@ pub fn cubin(v: &Variant, arch: &str) -> Result<Arc<Vec<u8>>> {
     static MEM: LazyLock<OnceMap<(Variant, String), Arc<Vec<u8>>>> =
         LazyLock::new(Default::default);
     MEM.get_or_try_make(&(v.clone(), arch.to_string()), || {
-        let file = cache_file(v, arch);
-        if let Some(bin) = file.as_deref().and_then(read_cached) {
-            crate::log::debug(&format!("loaded {} from the disk cache", v.name()));
-            return Ok(Arc::new(bin));
-        }
-        let t0 = std::time::Instant::now();
-        let bin = compile(v, arch)?;
-        crate::log::debug(&format!(
-            "compiled {} for {arch} in {:.2} s",
-            v.name(),
-            t0.elapsed().as_secs_f64()
-        ));
-        if let Some(f) = file {
-            write_cached(&f, &bin);
-        }
-        Ok(Arc::new(bin))
+        load_or_compile(v, arch).map(|(bin, ..)| Arc::new(bin))
     })
+}
+
+/// The cubin of (`v`, `arch`) from its disk cache file if that is whole, else compiled and
+/// written there (best effort); how it was found, and whether it is in the cache now.
+fn load_or_compile(v: &Variant, arch: &str) -> Result<(Vec<u8>, Precompiled, bool)> {
+    let file = cache_file(v, arch);
+    if let Some(bin) = file.as_deref().and_then(read_cached) {
+        crate::log::debug(&format!("loaded {} from the disk cache", v.name()));
+        return Ok((bin, Precompiled::Cached, true));
+    }
+    let t0 = std::time::Instant::now();
+    let bin = compile(v, arch)?;
+    crate::log::debug(&format!(
+        "compiled {} for {arch} in {:.2} s",
+        v.name(),
+        t0.elapsed().as_secs_f64()
+    ));
+    let written = file.is_some_and(|f| write_cached(&f, &bin));
+    Ok((bin, Precompiled::Compiled, written))
 }
 
 /// The disk cache file of a (variant, architecture): named by the kernel, the architecture and a
@@ -416,11 +420,12 @@ pub enum Precompiled {
 }
 
 /// Fills the disk cache with every kernel variant for `arch` (e.g. `sm_90a`) whose name contains
-/// `filter`, compiling on `threads` threads, so that a deployment's first calls load their
-/// kernels instead of compiling them (0.2-1.5 s each). Needs NVRTC, not a GPU: a build machine
-/// can fill the cache for the GPUs it deploys to. Returns each kernel's name and how it was
-/// found, in `Variant::all()` order.
-pub fn precompile(arch: &str, filter: &str, threads: usize) -> Result<Vec<(String, Precompiled)>> {
+/// `filter`, compiling on all cores, so that a deployment's first calls load their kernels
+/// instead of compiling them (0.2-1.5 s each). Needs NVRTC, not a GPU: a build machine can fill
+/// the cache for the GPUs it deploys to. Returns each kernel's name and how it was found, in
+/// `Variant::all()` order.
+pub fn precompile(arch: &str, filter: &str) -> Result<Vec<(String, Precompiled)>> {
+    use rayon::prelude::*;
     let valid = arch
         .strip_prefix("sm_")
         .map(|n| n.strip_suffix('a').unwrap_or(n))
@@ -449,35 +454,13 @@ pub fn precompile(arch: &str, filter: &str, threads: usize) -> Result<Vec<(Strin
             "filter = {filter:?}: no kernel for {arch} has it in its name"
         ));
     }
-    let next = AtomicU64::new(0);
-    let results: Vec<Mutex<Option<Result<Precompiled>>>> =
-        jobs.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..threads.clamp(1, 16) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-                    let Some(v) = jobs.get(i) else { break };
-                    let file = cache_file(v, arch);
-                    let cached = file.as_deref().and_then(read_cached).is_some();
-                    let r = cubin(v, arch).and_then(|_| match file {
-                        _ if cached => Ok(Precompiled::Cached),
-                        Some(f) if read_cached(&f).is_some() => Ok(Precompiled::Compiled),
-                        _ => Err(crate::invalid!(
-                            "{}: compiled, but the cache file could not be written (is the cache directory writable?)",
-                            v.name()
-                        )),
-                    });
-                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-                }
-            });
-        }
-    });
-    jobs.iter()
-        .zip(results)
-        .map(|(v, r)| {
-            let r = r.into_inner().unwrap_or_else(|e| e.into_inner());
-            r.expect("every job ran").map(|how| (v.name(), how))
+    jobs.par_iter()
+        .map(|v| match load_or_compile(v, arch)? {
+            (_, how, true) => Ok((v.name(), how)),
+            _ => Err(crate::invalid!(
+                "{}: compiled, but the cache file could not be written (is the cache directory writable?)",
+                v.name()
+            )),
         })
         .collect()
 }
@@ -502,9 +485,10 @@ fn read_cached(path: &std::path::Path) -> Option<Vec<u8>> {
         .then(|| bin.to_vec())
 }
 
-/// Writes a disk cache file, best effort: to a name of this process and call, then renamed into
-/// place, so that no reader (another thread or process) ever sees a partly written file.
-fn write_cached(path: &std::path::Path, bin: &[u8]) {
+/// Writes a disk cache file: to a name of this process and call, then renamed into place, so
+/// that no reader (another thread or process) ever sees a partly written file. Whether the file
+/// is in place (callers other than `precompile` go on without it).
+fn write_cached(path: &std::path::Path, bin: &[u8]) -> bool {
     static SERIAL: AtomicU64 = AtomicU64::new(0);
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
@@ -519,13 +503,11 @@ fn write_cached(path: &std::path::Path, bin: &[u8]) {
     data.extend_from_slice(&(bin.len() as u64).to_le_bytes());
     data.extend_from_slice(&fnv1a(bin).to_le_bytes());
     data.extend_from_slice(bin);
-    if std::fs::write(&tmp, &data).is_ok() {
-        if std::fs::rename(&tmp, path).is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-    } else {
+    let placed = std::fs::write(&tmp, &data).is_ok() && std::fs::rename(&tmp, path).is_ok();
+    if !placed {
         let _ = std::fs::remove_file(&tmp);
     }
+    placed
 }
 
 #[cfg(test)]
@@ -539,7 +521,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("blasst-cache-test-{}", std::process::id()));
         let f = dir.join("k.cubin");
         let bin: Vec<u8> = (0..5000u32).map(|i| (i * 7 % 251) as u8).collect();
-        write_cached(&f, &bin);
+        assert!(write_cached(&f, &bin));
         assert_eq!(read_cached(&f).as_deref(), Some(&bin[..]));
         let whole = std::fs::read(&f).unwrap();
         assert_eq!(whole.len(), bin.len() + 24);
@@ -559,7 +541,7 @@ mod tests {
         assert_eq!(read_cached(&dir.join("missing.cubin")), None);
 
         // Rewriting replaces a damaged file.
-        write_cached(&f, &bin);
+        assert!(write_cached(&f, &bin));
         assert_eq!(read_cached(&f).as_deref(), Some(&bin[..]));
         std::fs::remove_dir_all(&dir).unwrap();
     }
