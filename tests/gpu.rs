@@ -33,11 +33,6 @@ fn seed() -> u64 {
     s
 }
 
-/// Whether two outputs are equal bit for bit.
-fn same_bits(a: &[f32], b: &[f32]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
-}
-
 fn normal(rng: &mut Rng, _: char, _: usize, _: usize, _: usize) -> f32 {
     rng.normal()
 }

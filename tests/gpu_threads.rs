@@ -35,10 +35,6 @@ fn setup() -> Option<std::sync::MutexGuard<'static, ()>> {
     }
 }
 
-fn ok(r: cu::CUresult, what: &str) {
-    assert_eq!(r, cu::CUresult::CUDA_SUCCESS, "{what}");
-}
-
 /// One call: its inputs, output type, threshold factor and a label.
 struct Call {
     bt: Built,
@@ -129,8 +125,7 @@ fn run_on(call: &Call, stream: cu::CUstream) -> RunOut {
 }
 
 fn same(a: &RunOut, b: &RunOut) -> bool {
-    let bits = |x: &[f32]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-    bits(&a.o) == bits(&b.o) && bits(&a.lse) == bits(&b.lse) && a.stats == b.stats
+    same_bits(&a.o, &b.o) && same_bits(&a.lse, &b.lse) && a.stats == b.stats
 }
 
 /// Eight threads start together, each on its own stream, and make every call twice in its own
@@ -248,12 +243,7 @@ fn calls_after_a_device_reset_load_their_kernels_again() {
         "cuDevicePrimaryCtxReset",
     );
     // What the CUDA runtime does at its next call: the primary context again, current.
-    let mut ctx: cu::CUcontext = std::ptr::null_mut();
-    ok(
-        unsafe { cu::cuDevicePrimaryCtxRetain(&mut ctx, dev) },
-        "cuDevicePrimaryCtxRetain",
-    );
-    ok(unsafe { cu::cuCtxSetCurrent(ctx) }, "cuCtxSetCurrent");
+    use_device(0);
     let (h1, id1) = id_of_current();
     println!("primary context before the reset {h0:#x} (ID {id0}), after {h1:#x} (ID {id1})");
     assert_ne!(id0, id1, "the reset context kept its ID");
@@ -481,11 +471,7 @@ fn first_use_of_a_kernel_inside_a_graph_capture() {
         // The graph ran twice: the counters count both replays.
         assert_eq!(captured.stats[0], 2 * direct.stats[0], "{}", c.label);
         assert!(
-            captured
-                .o
-                .iter()
-                .zip(&direct.o)
-                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            same_bits(&captured.o, &direct.o),
             "{}: the graph's output differs from a direct call",
             c.label
         );

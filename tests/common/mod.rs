@@ -520,7 +520,6 @@ pub fn structured_case(
 /// one of `blasst_attn_workspace_size` bytes; without, a split decode call allocates it
 /// stream-ordered inside the graph.
 pub fn run_in_graph(p: &AttnParams, workspace: bool) -> blasst::Result<()> {
-    let ok = |r: cu::CUresult, what: &str| assert_eq!(r, cu::CUresult::CUDA_SUCCESS, "{what}");
     let mut p = *p;
     let bytes = blasst::attn::workspace_size(&p)?;
     let ws = if workspace && bytes > 0 {
@@ -568,4 +567,14 @@ pub fn run_in_graph(p: &AttnParams, workspace: bool) -> blasst::Result<()> {
         ok(cu::cuStreamDestroy_v2(stream), "cuStreamDestroy");
     }
     Ok(())
+}
+
+/// Whether two outputs are equal bit for bit.
+pub fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// Asserts that a driver call the test makes succeeded.
+pub fn ok(r: cu::CUresult, what: &str) {
+    assert_eq!(r, cu::CUresult::CUDA_SUCCESS, "{what}");
 }
