@@ -393,17 +393,21 @@ fn run(cli: Cli) -> blasst::Result<()> {
                 let st = cpu::attention(shape, &q, &k, &v, &mut o, None, opts)?;
                 (t0.elapsed().as_secs_f64(), st)
             };
+            // The GPU in TFLOP/s, the CPU in GFLOP/s (a few tens).
+            let rate = if gpu {
+                format!("{:.1} TFLOP/s", flops / secs / 1e12)
+            } else {
+                format!(
+                    "{:.1} GFLOP/s on {} threads",
+                    flops / secs / 1e9,
+                    rayon::current_num_threads()
+                )
+            };
             println!(
-                "{} bf16 Lq = Lk = {seqlen}, {heads} heads, d = {head_dim}, {}: {:.3} ms, {:.1} TFLOP/s{}, skipped {:.1}%",
+                "{} bf16 Lq = Lk = {seqlen}, {heads} heads, d = {head_dim}, {}: {:.3} ms, {rate}, skipped {:.1}%",
                 if gpu { "cuda" } else { "cpu" },
                 if causal { "causal" } else { "non-causal" },
                 secs * 1e3,
-                flops / secs / 1e12,
-                if gpu {
-                    String::new()
-                } else {
-                    format!(" on {} threads", rayon::current_num_threads())
-                },
                 st.fraction() * 100.0
             );
             Ok(())

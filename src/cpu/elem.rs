@@ -50,7 +50,12 @@ pub fn exp_f32(x: f32) -> f32 {
     const LN2_LO: f32 = 1.428_606_8e-6;
     const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23: adding it rounds to an integer
     let xc = x.clamp(-87.0, 88.0);
-    let n = (xc * LOG2E + ROUND) - ROUND;
+    // t's low mantissa bits hold n as an integer (1.5 * 2^23 has the bits 0x4B40_0000): read
+    // from them rather than with `as i32`, a saturating conversion (more instructions per
+    // element; the same n).
+    let t = xc * LOG2E + ROUND;
+    let n = t - ROUND;
+    let ni = t.to_bits() as i32 - 0x4B40_0000;
     let r = xc - n * LN2_HI - n * LN2_LO;
     // Taylor series of e^r to degree 7 on |r| <= 0.35 (error < 1e-8).
     let mut p = 1.0 / 5040.0;
@@ -61,7 +66,7 @@ pub fn exp_f32(x: f32) -> f32 {
     p = p * r + 0.5;
     p = p * r + 1.0;
     p = p * r + 1.0;
-    let scale = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    let scale = f32::from_bits(((ni + 127) as u32) << 23);
     if x < -87.0 { 0.0 } else { p * scale }
 }
 

@@ -4,7 +4,8 @@
 //!
 //! Structure: for each (sequence, KV head) the KV rows are gathered into contiguous f32
 //! (this is where contiguous, ragged and paged layouts become one), then every row tile of
-//! the plan runs its KV splits as independent work units, merged by LSE. Matrix products go
+//! the plan runs its KV splits as independent work units, merged by LSE; neighbouring row
+//! tiles share their matrix products (`Blocking`), not their decisions. Matrix products go
 //! through `matrixmultiply` (runtime AVX2/FMA dispatch); the exponentials are vectorised.
 
 mod elem;
@@ -194,9 +195,9 @@ unsafe fn run_counting(p: &AttnParams, d: &Desc, sweep: &[f32]) -> Result<(u64, 
     let seqs = unsafe { sequences(p, d)? };
     let counts = unsafe {
         match d.dtype {
-            crate::attn::DType::F16 => run_typed::<f16>(p, d, &seqs, sweep),
-            crate::attn::DType::BF16 => run_typed::<bf16>(p, d, &seqs, sweep),
-            crate::attn::DType::F32 => run_typed::<f32>(p, d, &seqs, sweep),
+            crate::attn::DType::F16 => run_typed::<f16>(p, d, &seqs, sweep, Blocking::FAST),
+            crate::attn::DType::BF16 => run_typed::<bf16>(p, d, &seqs, sweep, Blocking::FAST),
+            crate::attn::DType::F32 => run_typed::<f32>(p, d, &seqs, sweep, Blocking::FAST),
         }
     };
     Ok(counts)
@@ -298,11 +299,44 @@ fn row_tiles(plan: &AttnPlanInfo, d: &Desc, lq: usize, kvh: usize) -> Vec<Vec<Ro
     tiles
 }
 
+/// How much the CPU backend computes per matrix product. The plan's row tiles are taken in
+/// groups of up to `rows` query rows, and S = Q K^T is computed for up to `keys` keys (whole KV
+/// tiles of the work unit's list) at once: S does not depend on the decisions, only the softmax
+/// and P V do. So S is one product per group and key block, and the P V of a KV tile one per
+/// run of neighbouring kept row tiles. With one 16-row x 64-key tile per product (the plan's
+/// tile, `Blocking::of_plan`), the products spent more time packing their operands than
+/// multiplying, and an 8K x 8K, 32-head bf16 call took ~40 s on two cores (SPEC section 7's
+/// bound is 30 s; bench/RESULTS.md, session 22). Each row tile still visits, decides, skips
+/// and accumulates alone, and every element is computed by the same operations in the same
+/// order whatever the blocking (matrixmultiply sums each element over the head dimension in
+/// order), so the results are bit-identical (unit test `blocking_does_not_change_a_bit`).
+#[derive(Debug, Clone, Copy)]
+struct Blocking {
+    rows: usize,
+    keys: usize,
+}
+
+impl Blocking {
+    const FAST: Blocking = Blocking {
+        rows: 128,
+        keys: 256,
+    };
+    /// One plan tile per product (what the backend did before blocking).
+    #[cfg(test)]
+    fn of_plan(plan: &AttnPlanInfo) -> Blocking {
+        Blocking {
+            rows: plan.block_m as usize,
+            keys: plan.block_n as usize,
+        }
+    }
+}
+
 unsafe fn run_typed<T: Elem>(
     p: &AttnParams,
     d: &Desc,
     seqs: &[Seq],
     sweep: &[f32],
+    blocking: Blocking,
 ) -> (u64, Vec<u64>) {
     let visited = AtomicU64::new(0);
     let counts: Vec<AtomicU64> = (0..sweep.len().max(1)).map(|_| AtomicU64::new(0)).collect();
@@ -345,51 +379,59 @@ unsafe fn run_typed<T: Elem>(
             };
             (row + h as i64 * hs) as isize
         };
-        row_tiles(&d.plan, d, seq.lq, kvh)
-            .par_iter()
-            .for_each(|rows| {
-                let bm = rows.len();
-                let mut q = vec![0f32; bm * dim];
-                for (i, row) in rows.iter().enumerate() {
-                    if let Some((t, h)) = *row {
-                        let off = q_off(t, h, lay.q);
-                        let src =
-                            unsafe { std::slice::from_raw_parts(q_ptr.get().offset(off), dim) };
-                        for (dst, s) in q[i * dim..(i + 1) * dim].iter_mut().zip(src) {
-                            *dst = s.to_f32();
-                        }
+        let tiles = row_tiles(&d.plan, d, seq.lq, kvh);
+        let per_group = (blocking.rows / d.plan.block_m as usize).max(1);
+        tiles.par_chunks(per_group).for_each(|group| {
+            let rows: Vec<Row> = group.concat();
+            let rows = &rows[..];
+            let nrows = rows.len();
+            let mut q = vec![0f32; nrows * dim];
+            for (i, row) in rows.iter().enumerate() {
+                if let Some((t, h)) = *row {
+                    let off = q_off(t, h, lay.q);
+                    let src = unsafe { std::slice::from_raw_parts(q_ptr.get().offset(off), dim) };
+                    for (dst, s) in q[i * dim..(i + 1) * dim].iter_mut().zip(src) {
+                        *dst = s.to_f32();
                     }
                 }
-                let tile = TileInput {
-                    q: &q,
-                    rows,
-                    k: &kbuf,
-                    v: &vbuf,
-                    dim,
-                    lq: seq.lq,
-                    lk: seq.lk,
-                    causal: d.causal,
-                };
-                let (out, lse, vis, skp) =
-                    row_tile(&tile, &d.plan, d.scale, d.factor, d.max_lk, sweep);
-                visited.fetch_add(vis, Ordering::Relaxed);
-                for (c, k) in counts.iter().zip(skp) {
-                    c.fetch_add(k, Ordering::Relaxed);
+            }
+            let tile = TileInput {
+                q: &q,
+                rows,
+                block_m: d.plan.block_m as usize,
+                k: &kbuf,
+                v: &vbuf,
+                dim,
+                lq: seq.lq,
+                lk: seq.lk,
+                causal: d.causal,
+            };
+            let (out, lse, vis, skp) = run_group(
+                &tile,
+                &d.plan,
+                d.scale,
+                d.factor,
+                d.max_lk,
+                sweep,
+                blocking.keys,
+            );
+            visited.fetch_add(vis, Ordering::Relaxed);
+            for (c, k) in counts.iter().zip(skp) {
+                c.fetch_add(k, Ordering::Relaxed);
+            }
+            for (i, row) in rows.iter().enumerate() {
+                let Some((t, h)) = *row else { continue };
+                let off = q_off(t, h, lay.o);
+                // SAFETY: each (token, head) row is written by exactly one work unit.
+                let dst = unsafe { std::slice::from_raw_parts_mut(o_ptr.get().offset(off), dim) };
+                for (o, x) in dst.iter_mut().zip(&out[i * dim..(i + 1) * dim]) {
+                    *o = T::from_f32(*x);
                 }
-                for (i, row) in rows.iter().enumerate() {
-                    let Some((t, h)) = *row else { continue };
-                    let off = q_off(t, h, lay.o);
-                    // SAFETY: each (token, head) row is written by exactly one work unit.
-                    let dst =
-                        unsafe { std::slice::from_raw_parts_mut(o_ptr.get().offset(off), dim) };
-                    for (o, x) in dst.iter_mut().zip(&out[i * dim..(i + 1) * dim]) {
-                        *o = T::from_f32(*x);
-                    }
-                    if !lse_ptr.get().is_null() {
-                        unsafe { *lse_ptr.get().add((seq.q_row0 + t) * d.hq + h) = lse[i] };
-                    }
+                if !lse_ptr.get().is_null() {
+                    unsafe { *lse_ptr.get().add((seq.q_row0 + t) * d.hq + h) = lse[i] };
                 }
-            });
+            }
+        });
     });
     (
         visited.into_inner(),
@@ -397,10 +439,12 @@ unsafe fn run_typed<T: Elem>(
     )
 }
 
-/// Everything one row tile needs, in f32.
+/// Everything a group of row tiles needs, in f32: `rows` are the rows of whole tiles of
+/// `block_m` rows each (padding rows `None`), `q` their queries.
 pub(crate) struct TileInput<'a> {
     pub q: &'a [f32],
     pub rows: &'a [Row],
+    pub block_m: usize,
     pub k: &'a [f32],
     pub v: &'a [f32],
     pub dim: usize,
@@ -425,6 +469,16 @@ impl TileInput<'_> {
     }
 }
 
+/// How many KV tiles (from the first) a row tile whose rows see keys up to `max_limit` may see;
+/// the tiles past them are not visited.
+fn visible_tiles(bn: usize, lk: usize, max_limit: i64) -> usize {
+    if max_limit < 0 {
+        0
+    } else {
+        (max_limit as usize / bn + 1).min(lk.div_ceil(bn))
+    }
+}
+
 /// The KV tiles one work unit visits, in order: split `s` of `splits` covers a contiguous
 /// range of ceil(tiles / splits) of the sequence's tiles; tiles no row of the tile can see
 /// (beyond the causal limit of its last row) are not visited.
@@ -432,11 +486,7 @@ pub(crate) fn split_tiles(plan: &AttnPlanInfo, lk: usize, max_limit: i64, s: usi
     let bn = plan.block_n as usize;
     let total = lk.div_ceil(bn);
     let per = total.div_ceil(plan.num_kv_splits as usize).max(1);
-    let visible = if max_limit < 0 {
-        0
-    } else {
-        (max_limit as usize / bn + 1).min(total)
-    };
+    let visible = visible_tiles(bn, lk, max_limit);
     let range = (s * per).min(visible)..((s + 1) * per).min(visible);
     if plan.reverse_kv == 1 {
         range.rev().collect()
@@ -445,18 +495,29 @@ pub(crate) fn split_tiles(plan: &AttnPlanInfo, lk: usize, max_limit: i64, s: usi
     }
 }
 
-/// Runs all KV splits of one row tile and merges them: (out [bm][dim], lse [bm], visited,
-/// skipped: one count, or one per sweep candidate).
-pub(crate) fn row_tile(
+/// Runs all KV splits of a group of row tiles and merges them: (out [rows][dim], lse [rows],
+/// visited, skipped: one count, or one per sweep candidate), summed over the group's tiles.
+///
+/// Each row tile is a work unit of its own: it visits `split_tiles` of its own rows' limits and
+/// decides alone. A tile's list is the group's list (that of the group's farthest-seeing tile)
+/// without the tiles past its own visible ones, in the same order, so one pass over the group's
+/// list serves every tile.
+pub(crate) fn run_group(
     t: &TileInput,
     plan: &AttnPlanInfo,
     scale: f32,
     factor: f32,
     max_lk: usize,
     sweep: &[f32],
+    s_keys: usize,
 ) -> (Vec<f32>, Vec<f32>, u64, Vec<u64>) {
-    let bm = t.rows.len();
+    let n = t.rows.len();
+    let bn = plan.block_n as usize;
     let limits = t.limits();
+    let visible: Vec<usize> = limits
+        .chunks(t.block_m)
+        .map(|tile| visible_tiles(bn, t.lk, tile.iter().copied().max().unwrap_or(-1)))
+        .collect();
     let max_limit = limits.iter().copied().max().unwrap_or(-1);
     let splits = plan.num_kv_splits as usize;
     let ln_lambda = if factor > 0.0 {
@@ -469,12 +530,20 @@ pub(crate) fn row_tile(
     let mut skp = vec![0u64; sweep.len().max(1)];
     for s in 0..splits {
         let tiles = split_tiles(plan, t.lk, max_limit, s);
-        let mut u = WorkUnit::new(bm, t.dim, plan.block_n as usize);
-        let bn = plan.block_n as usize;
+        let mut u = WorkUnit::new(n, t.dim, (s_keys / bn).max(1) * bn);
         vis += if factor > 0.0 {
-            u.run::<true>(t, &limits, &tiles, scale, &[ln_lambda], bn, &mut skp)
+            u.run::<true>(
+                t,
+                &limits,
+                &visible,
+                &tiles,
+                scale,
+                &[ln_lambda],
+                bn,
+                &mut skp,
+            )
         } else {
-            u.run::<false>(t, &limits, &tiles, scale, sweep, bn, &mut skp)
+            u.run::<false>(t, &limits, &visible, &tiles, scale, sweep, bn, &mut skp)
         };
         parts.push(u.finish());
     }
@@ -482,9 +551,9 @@ pub(crate) fn row_tile(
         let (out, lse) = parts.pop().unwrap();
         return (out, lse, vis, skp);
     }
-    let mut out = vec![0f32; bm * t.dim];
-    let mut lse = vec![f32::NEG_INFINITY; bm];
-    for i in 0..bm {
+    let mut out = vec![0f32; n * t.dim];
+    let mut lse = vec![f32::NEG_INFINITY; n];
+    for i in 0..n {
         let dim = t.dim;
         lse[i] = merge::merge_rows(
             splits,
@@ -505,128 +574,186 @@ fn tile_votes_skip(tile_max: &[f32], m: &[f32], ln_lambda: f32) -> bool {
         .all(|(&t, &m)| t == f32::NEG_INFINITY || (m != f32::NEG_INFINITY && t - m < ln_lambda))
 }
 
-/// The online-softmax state of one work unit.
+/// The online-softmax state of the work units of a group of row tiles (per row).
 struct WorkUnit {
     m: Vec<f32>,
     l: Vec<f32>,
     acc: Vec<f32>,
+    /// Scores (then probabilities) of up to `s_keys` keys per row, row stride `s_keys`.
     s: Vec<f32>,
+    s_keys: usize,
     dim: usize,
 }
 
+/// `C (m x n, row stride ldc) = alpha * A (m x k) B (k x n) + beta * C`, A and B given by
+/// (row stride, column stride).
+///
+/// # Safety
+/// The pointers address matrices of these shapes and strides.
+#[allow(clippy::too_many_arguments)]
+unsafe fn sgemm(
+    (m, k, n): (usize, usize, usize),
+    alpha: f32,
+    (a, rsa, csa): (*const f32, usize, usize),
+    (b, rsb, csb): (*const f32, usize, usize),
+    beta: f32,
+    (c, ldc): (*mut f32, usize),
+) {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        matrixmultiply::sgemm(
+            m,
+            k,
+            n,
+            alpha,
+            a,
+            rsa as isize,
+            csa as isize,
+            b,
+            rsb as isize,
+            csb as isize,
+            beta,
+            c,
+            ldc as isize,
+            1,
+        );
+    }
+}
+
 impl WorkUnit {
-    fn new(bm: usize, dim: usize, bn: usize) -> Self {
+    /// `s_keys`: keys of S per product, a multiple of the plan's block_n.
+    fn new(rows: usize, dim: usize, s_keys: usize) -> Self {
         WorkUnit {
-            m: vec![f32::NEG_INFINITY; bm],
-            l: vec![0.0; bm],
-            acc: vec![0.0; bm * dim],
-            s: vec![0.0; bm * bn],
+            m: vec![f32::NEG_INFINITY; rows],
+            l: vec![0.0; rows],
+            acc: vec![0.0; rows * dim],
+            s: vec![0.0; rows * s_keys],
+            s_keys,
             dim,
         }
     }
 
-    /// Visits `tiles` in order; with `SKIP` applies the Skip-Softmax test of SPEC section 1
-    /// for `ln_lambdas[0]` and counts skips in `counts[0]`. Without it the pass is dense and,
-    /// for a calibration sweep, counts in `counts[c]` the tiles the test would skip for each
-    /// `ln_lambdas[c]` (against the dense running max). Returns the tiles visited.
+    /// Visits `tiles` in order, each row tile `r` those below its `visible[r]`; with `SKIP`
+    /// applies the Skip-Softmax test of SPEC section 1 for `ln_lambdas[0]` per row tile and
+    /// counts skips in `counts[0]`. Without it the pass is dense and, for a calibration sweep,
+    /// counts in `counts[c]` the tiles the test would skip for each `ln_lambdas[c]` (against the
+    /// dense running max). Returns the (row tile, KV tile) visits.
+    #[allow(clippy::too_many_arguments)]
     fn run<const SKIP: bool>(
         &mut self,
         t: &TileInput,
         limits: &[i64],
+        visible: &[usize],
         tiles: &[usize],
         scale: f32,
         ln_lambdas: &[f32],
         bn: usize,
         counts: &mut [u64],
     ) -> u64 {
-        let bm = self.m.len();
-        let dim = self.dim;
+        let (bm, dim, sk) = (t.block_m, self.dim, self.s_keys);
         let mut tile_max = vec![f32::NEG_INFINITY; bm];
-        for &j in tiles {
-            let k0 = j * bn;
-            let nk = bn.min(t.lk - k0);
-            // S = scale * Q K^T for this tile.
+        let mut kept = vec![false; visible.len()];
+        let mut visits = 0;
+        // `tiles` is a range of tiles (either direction): each block of sk / bn of them is a
+        // range of keys lo..hi, whose S one product computes for the row tiles that visit any
+        // of its tiles (they all visit the block's lowest tile).
+        for block in tiles.chunks(sk / bn) {
+            let j_lo = *block.iter().min().unwrap();
+            let lo = j_lo * bn;
+            let hi = ((block.iter().max().unwrap() + 1) * bn).min(t.lk);
+            let Some(first) = visible.iter().position(|&v| j_lo < v) else {
+                continue;
+            };
+            let last = visible.iter().rposition(|&v| j_lo < v).unwrap();
+            // S = scale * Q K^T.
             // SAFETY: dimensions and strides describe the buffers exactly.
             unsafe {
-                matrixmultiply::sgemm(
-                    bm,
-                    dim,
-                    nk,
+                sgemm(
+                    ((last + 1 - first) * bm, dim, hi - lo),
                     scale,
-                    t.q.as_ptr(),
-                    dim as isize,
-                    1,
-                    t.k.as_ptr().add(k0 * dim),
-                    1,
-                    dim as isize,
+                    (t.q.as_ptr().add(first * bm * dim), dim, 1),
+                    (t.k.as_ptr().add(lo * dim), 1, dim),
                     0.0,
-                    self.s.as_mut_ptr(),
-                    bn as isize,
-                    1,
+                    (self.s.as_mut_ptr().add(first * bm * sk), sk),
                 );
             }
-            for i in 0..bm {
-                let visible = (limits[i] - k0 as i64 + 1).clamp(0, nk as i64) as usize;
-                let row = &mut self.s[i * bn..i * bn + nk];
-                row[visible..]
-                    .iter_mut()
-                    .for_each(|x| *x = f32::NEG_INFINITY);
-                tile_max[i] = row[..visible]
-                    .iter()
-                    .copied()
-                    .fold(f32::NEG_INFINITY, f32::max);
-            }
-            if SKIP {
-                if tile_votes_skip(&tile_max, &self.m, ln_lambdas[0]) {
-                    counts[0] += 1;
-                    continue;
+            for &j in block {
+                let k0 = j * bn;
+                let nk = bn.min(t.lk - k0);
+                // Tile j's scores of row i: s[i * sk + off ..][..nk].
+                let off = k0 - lo;
+                for rt in first..=last {
+                    kept[rt] = false;
+                    if j >= visible[rt] {
+                        continue;
+                    }
+                    visits += 1;
+                    let rows = rt * bm..(rt + 1) * bm;
+                    for (i, tm) in rows.clone().zip(tile_max.iter_mut()) {
+                        let vis = (limits[i] - k0 as i64 + 1).clamp(0, nk as i64) as usize;
+                        let row = &mut self.s[i * sk + off..i * sk + off + nk];
+                        row[vis..].iter_mut().for_each(|x| *x = f32::NEG_INFINITY);
+                        *tm = row[..vis].iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    }
+                    if SKIP {
+                        if tile_votes_skip(&tile_max, &self.m[rows.clone()], ln_lambdas[0]) {
+                            counts[0] += 1;
+                            continue;
+                        }
+                    } else {
+                        for (c, &ln) in counts.iter_mut().zip(ln_lambdas) {
+                            *c += tile_votes_skip(&tile_max, &self.m[rows.clone()], ln) as u64;
+                        }
+                    }
+                    kept[rt] = true;
+                    for (i, &tm) in rows.zip(&tile_max) {
+                        let m_new = self.m[i].max(tm);
+                        let row = &mut self.s[i * sk + off..i * sk + off + nk];
+                        if m_new == f32::NEG_INFINITY {
+                            row.iter_mut().for_each(|x| *x = 0.0);
+                            continue;
+                        }
+                        let alpha = exp_f32(self.m[i] - m_new);
+                        let sum = exp_rows(row, m_new);
+                        self.l[i] = self.l[i] * alpha + sum;
+                        if alpha != 1.0 {
+                            self.acc[i * dim..(i + 1) * dim]
+                                .iter_mut()
+                                .for_each(|x| *x *= alpha);
+                        }
+                        self.m[i] = m_new;
+                    }
                 }
-            } else {
-                for (c, &ln) in counts.iter_mut().zip(ln_lambdas) {
-                    *c += tile_votes_skip(&tile_max, &self.m, ln) as u64;
+                // acc += P V, one product per run of neighbouring kept row tiles.
+                let mut rt = first;
+                while rt <= last {
+                    if !kept[rt] {
+                        rt += 1;
+                        continue;
+                    }
+                    let start = rt;
+                    while rt <= last && kept[rt] {
+                        rt += 1;
+                    }
+                    let (a0, a1) = (start * bm, rt * bm);
+                    // SAFETY: as above.
+                    unsafe {
+                        sgemm(
+                            (a1 - a0, nk, dim),
+                            1.0,
+                            (self.s.as_ptr().add(a0 * sk + off), sk, 1),
+                            (t.v.as_ptr().add(k0 * dim), dim, 1),
+                            1.0,
+                            (self.acc.as_mut_ptr().add(a0 * dim), dim),
+                        );
+                    }
                 }
-            }
-            for i in 0..bm {
-                let m_new = self.m[i].max(tile_max[i]);
-                let row = &mut self.s[i * bn..i * bn + nk];
-                if m_new == f32::NEG_INFINITY {
-                    row.iter_mut().for_each(|x| *x = 0.0);
-                    continue;
-                }
-                let alpha = exp_f32(self.m[i] - m_new);
-                let sum = exp_rows(row, m_new);
-                self.l[i] = self.l[i] * alpha + sum;
-                if alpha != 1.0 {
-                    self.acc[i * dim..(i + 1) * dim]
-                        .iter_mut()
-                        .for_each(|x| *x *= alpha);
-                }
-                self.m[i] = m_new;
-            }
-            // acc += P V.
-            unsafe {
-                matrixmultiply::sgemm(
-                    bm,
-                    nk,
-                    dim,
-                    1.0,
-                    self.s.as_ptr(),
-                    bn as isize,
-                    1,
-                    t.v.as_ptr().add(k0 * dim),
-                    dim as isize,
-                    1,
-                    1.0,
-                    self.acc.as_mut_ptr(),
-                    dim as isize,
-                    1,
-                );
             }
         }
-        tiles.len() as u64
+        visits
     }
 
-    /// The normalised output and LSE of this work unit.
+    /// The normalised output and LSE of these work units.
     fn finish(mut self) -> (Vec<f32>, Vec<f32>) {
         let dim = self.dim;
         let lse = (0..self.m.len())
@@ -650,18 +777,21 @@ impl WorkUnit {
 fn exp_rows(row: &mut [f32], m: f32) -> f32 {
     #[inline(always)]
     fn body(row: &mut [f32], m: f32) -> f32 {
-        // Eight partial sums so the loop vectorises without reassociating one accumulator.
+        // The exponentials as a plain map (it vectorises; written inside the summing loop, it
+        // did not), then eight partial sums so the sum vectorises without reassociating one
+        // accumulator.
+        for x in row.iter_mut() {
+            *x = exp_f32(*x - m);
+        }
         let mut sums = [0f32; 8];
-        let mut chunks = row.chunks_exact_mut(8);
+        let mut chunks = row.chunks_exact(8);
         for c in &mut chunks {
-            for (x, s) in c.iter_mut().zip(sums.iter_mut()) {
-                *x = exp_f32(*x - m);
-                *s += *x;
+            for i in 0..8 {
+                sums[i] += c[i];
             }
         }
         let mut total: f32 = 0.0;
-        for x in chunks.into_remainder() {
-            *x = exp_f32(*x - m);
+        for x in chunks.remainder() {
             total += *x;
         }
         total + sums.iter().sum::<f32>()
@@ -824,4 +954,120 @@ impl DTypeOf for f16 {
 }
 impl DTypeOf for bf16 {
     const DTYPE: u32 = crate::attn::BLASST_DTYPE_BF16;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attn::{BLASST_DEVICE_CPU, BLASST_DTYPE_F32, validate};
+    use crate::synth::Rng;
+
+    /// One call with a given blocking: (output, lse, visited, counts).
+    fn call(
+        shape: Shape,
+        causal: bool,
+        factor: f32,
+        plan: Option<AttnPlanInfo>,
+        sweep: &[f32],
+        blocking: impl Fn(&AttnPlanInfo) -> Blocking,
+    ) -> (Vec<f32>, Vec<f32>, u64, Vec<u64>) {
+        let mut rng = Rng::new(shape.seqlen_q as u64 * 1000 + shape.seqlen_kv as u64);
+        // Unit Gaussians, except that dimension 0 of every query is 3 and of the first 8 keys
+        // of every 128 is 10 more: those keys score ~30 higher, so that the tiles after one
+        // that holds them are skipped (in either order, causal or not).
+        let d = shape.head_dim;
+        let q: Vec<f32> = (0..shape.q_len())
+            .map(|i| {
+                if i.is_multiple_of(d) {
+                    3.0
+                } else {
+                    rng.normal()
+                }
+            })
+            .collect();
+        let hot = |i: usize| {
+            i.is_multiple_of(d) && (i / d / shape.num_kv_heads % shape.seqlen_kv) % 128 < 8
+        };
+        let k: Vec<f32> = (0..shape.kv_len())
+            .map(|i| rng.normal() + if hot(i) { 10.0 } else { 0.0 })
+            .collect();
+        let v: Vec<f32> = (0..shape.kv_len()).map(|_| rng.normal()).collect();
+        let mut o = vec![f32::NAN; shape.q_len()];
+        let mut lse = vec![f32::NAN; shape.lse_len()];
+        let opts = Options {
+            causal,
+            softmax_scale: 1.0,
+            threshold_scale_factor: factor,
+            plan: plan.as_ref(),
+        };
+        let mut p = contiguous_params(shape, BLASST_DTYPE_F32, BLASST_DEVICE_CPU, &opts).unwrap();
+        (p.q, p.k, p.v) = (q.as_ptr().cast(), k.as_ptr().cast(), v.as_ptr().cast());
+        (p.o, p.lse) = (o.as_mut_ptr().cast(), lse.as_mut_ptr());
+        let d = validate(&p).unwrap();
+        let (vis, counts) = unsafe {
+            let seqs = sequences(&p, &d).unwrap();
+            run_typed::<f32>(&p, &d, &seqs, sweep, blocking(&d.plan))
+        };
+        (o, lse, vis, counts)
+    }
+
+    fn bits(x: &[f32]) -> Vec<u32> {
+        x.iter().map(|v| v.to_bits()).collect()
+    }
+
+    /// Row tiles in groups and S over several KV tiles per product give the same bits, the
+    /// same visits and the same skips as one plan tile per product, in prefill and decode,
+    /// causal (rows of one group visiting different tiles), lengths off the tile grid, split
+    /// KV, forward and reverse order, skipping and calibration sweeps; and the cases skip.
+    #[test]
+    fn blocking_does_not_change_a_bit() {
+        use crate::attn::Phase::{Decode, Prefill};
+        let plan = |phase: crate::attn::Phase, block_m, splits, reverse| AttnPlanInfo {
+            phase: phase.as_u32(),
+            block_m,
+            block_n: 64,
+            num_kv_splits: splits,
+            reverse_kv: reverse,
+            ..AttnPlanInfo::default()
+        };
+        let shape = |lq, lk, hq, hkv| Shape {
+            batch: 2,
+            seqlen_q: lq,
+            seqlen_kv: lk,
+            num_q_heads: hq,
+            num_kv_heads: hkv,
+            head_dim: 64,
+        };
+        let cases = [
+            (shape(300, 700, 4, 2), false, None),
+            (shape(333, 333, 2, 1), true, None),
+            (shape(200, 900, 2, 2), true, None),
+            (shape(150, 1000, 2, 1), true, Some(plan(Prefill, 16, 3, 0))),
+            (shape(250, 800, 2, 2), false, Some(plan(Prefill, 32, 2, 1))),
+            (shape(3, 2000, 16, 2), false, None),
+            (shape(1, 1500, 8, 1), false, Some(plan(Prefill, 4, 2, 1))),
+            (shape(2, 1500, 16, 1), false, Some(plan(Decode, 8, 2, 1))),
+        ];
+        for (sh, causal, pl) in cases {
+            for (factor, sweep) in [(0.0, &[][..]), (1e-3, &[][..]), (0.0, &[-9.0, -3.0][..])] {
+                let factor = factor * sh.seqlen_kv as f32;
+                let one = call(sh, causal, factor, pl, sweep, Blocking::of_plan);
+                let fast = call(sh, causal, factor, pl, sweep, |_| Blocking::FAST);
+                let what =
+                    format!("{sh:?} causal {causal} plan {pl:?} factor {factor} sweep {sweep:?}");
+                assert!(one.0.iter().all(|x| x.is_finite()), "{what}");
+                assert_eq!(bits(&one.0), bits(&fast.0), "output: {what}");
+                assert_eq!(bits(&one.1), bits(&fast.1), "lse: {what}");
+                assert_eq!((one.2, &one.3), (fast.2, &fast.3), "visits, skips: {what}");
+                if factor > 0.0 || !sweep.is_empty() {
+                    let skipped = *one.3.iter().max().unwrap();
+                    assert!(
+                        skipped > 0 && skipped < one.2,
+                        "{what}: {skipped} of {} skipped",
+                        one.2
+                    );
+                }
+            }
+        }
+    }
 }
