@@ -15,7 +15,7 @@ use cudarc::driver::sys as cu;
 use nvrtc::{Family, Variant};
 use once_map::OnceMap;
 use std::ffi::{CStr, CString, c_void};
-use std::sync::{LazyLock, OnceLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 /// Whether the driver and NVRTC libraries can be loaded (cached per process).
 pub fn probe() -> Result<()> {
@@ -77,7 +77,7 @@ struct Ctx {
     id: u64,
     /// The context's device (ordinal).
     device: i32,
-    arch: String,
+    arch: Arc<str>,
     /// Launch with programmatic stream serialisation (see `launch`).
     pdl: bool,
     /// Compute capability 9.0+: split decode may merge its splits inside a thread-block cluster.
@@ -159,7 +159,7 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
 /// default).
 pub fn current_arch() -> Result<String> {
     probe()?;
-    Ok(current_ctx()?.arch)
+    Ok(current_ctx()?.arch.to_string())
 }
 
 /// The current context's GPU (loads the driver: `BLASST_ERROR_NO_DEVICE` without one).
@@ -242,18 +242,13 @@ fn current_ctx() -> Result<Ctx> {
             max_smem,
             sms,
             smem_per_sm,
+            arch,
         } = device_info(dev)?;
         if major < 8 {
             return Err(Error::Unsupported(format!(
                 "compute capability {major}.{minor}: blasst needs 8.0 or newer"
             )));
         }
-        // Hopper gets its architecture-specific target; everything else the plain one.
-        let arch = if major == 9 {
-            "sm_90a".to_string()
-        } else {
-            format!("sm_{major}{minor}")
-        };
         Ok(Ctx {
             id,
             device: dev,
@@ -272,13 +267,16 @@ fn current_ctx() -> Result<Ctx> {
 
 /// The attributes of a device that blasst reads, asked once per device (a decode call reads
 /// them twice: for its plan and for its launch).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct DeviceInfo {
     major: i32,
     minor: i32,
     max_smem: i32,
     sms: i32,
     smem_per_sm: i32,
+    /// NVRTC's target: Hopper gets its architecture-specific one, everything else the plain
+    /// one (made here once, not per call).
+    arch: Arc<str>,
 }
 
 fn device_info(dev: cu::CUdevice) -> Result<DeviceInfo> {
@@ -294,12 +292,19 @@ fn device_info(dev: cu::CUdevice) -> Result<DeviceInfo> {
             Ok(v)
         };
         use cu::CUdevice_attribute as A;
+        let major = attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
+        let minor = attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
         Ok(DeviceInfo {
-            major: attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
-            minor: attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+            major,
+            minor,
             max_smem: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
             sms: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
             smem_per_sm: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?,
+            arch: if major == 9 {
+                "sm_90a".into()
+            } else {
+                format!("sm_{major}{minor}").into()
+            },
         })
     })
 }
@@ -753,16 +758,20 @@ fn launch<P>(
     pdl: bool,
     cluster_y: u32,
     params: &P,
-    name: &str,
+    v: &Variant,
 ) -> Result<()> {
     let mut arg = params as *const P as *mut c_void;
     let mut attrs = launch_attrs(pdl, cluster_y);
     let config = launch_config(grid, block, smem, stream, &mut attrs);
     // SAFETY: `config` and `attrs` outlive the call; the kernel takes one `P` by value.
     let r = unsafe { cu::cuLaunchKernelEx(&config, f.0, &mut arg, std::ptr::null_mut()) };
+    if r == cu::CUresult::CUDA_SUCCESS {
+        return Ok(());
+    }
+    // The kernel's name is made only for the message (this runs at every launch).
     check(
         r,
-        &format!("launch of {name} grid {grid:?} cluster y {cluster_y}"),
+        &format!("launch of {} grid {grid:?} cluster y {cluster_y}", v.name()),
     )
 }
 
@@ -1046,7 +1055,7 @@ unsafe fn launch_call(
             // Both prefill kernels: 128 query rows per CTA.
             let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
             launch_seqs(grid, &kp, |g, k| {
-                launch(f, g, threads, smem, stream, ctx.pdl, 1, k, &v.name())
+                launch(f, g, threads, smem, stream, ctx.pdl, 1, k, &v)
             })
         }
         Phase::Decode => {
@@ -1080,7 +1089,7 @@ unsafe fn launch_call(
             // sequences.
             let run_decode = |kp: &KernelParams, cluster: u32| {
                 launch_seqs(grid, kp, |g, k| {
-                    launch(f, g, threads, smem, stream, ctx.pdl, cluster, k, &v.name())
+                    launch(f, g, threads, smem, stream, ctx.pdl, cluster, k, &v)
                 })
             };
             if splits == 1 {
@@ -1125,17 +1134,7 @@ unsafe fn launch_call(
                 let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
                 // kernels/merge.cu: HEAD_DIM threads
                 launch_seqs(mgrid, &kp, |g, k| {
-                    launch(
-                        fm,
-                        g,
-                        d.head_dim as u32,
-                        0,
-                        stream,
-                        ctx.pdl,
-                        1,
-                        k,
-                        &merge.name(),
-                    )
+                    launch(fm, g, d.head_dim as u32, 0, stream, ctx.pdl, 1, k, &merge)
                 })
             });
             if owned {
@@ -1293,7 +1292,7 @@ pub unsafe fn merge_states(
         false,
         1,
         &mp,
-        &var.name(),
+        &var,
     )
 }
 
