@@ -197,6 +197,10 @@ typedef struct blasst_attn_params {
   int64_t o_head_stride;
   /**
    * [batch_size + 1] int32, non-decreasing, or NULL: ragged q (batch strides ignored).
+   * This array, cu_seqlens_kv, seqused_kv and block_table live on the call's device. The
+   * CPU backend checks their values (monotone, lengths within max_seqlen_q/_kv and the
+   * cache, page indices >= 0 and < num_pages when set); the GPU kernels trust them, so
+   * values outside those ranges make a GPU call read or write out of bounds.
    */
   const int32_t *cu_seqlens_q;
   /**

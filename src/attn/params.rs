@@ -96,6 +96,10 @@ pub struct AttnParams {
     pub o_row_stride: i64,
     pub o_head_stride: i64,
     /// [batch_size + 1] int32, non-decreasing, or NULL: ragged q (batch strides ignored).
+    /// This array, cu_seqlens_kv, seqused_kv and block_table live on the call's device. The
+    /// CPU backend checks their values (monotone, lengths within max_seqlen_q/_kv and the
+    /// cache, page indices >= 0 and < num_pages when set); the GPU kernels trust them, so
+    /// values outside those ranges make a GPU call read or write out of bounds.
     pub cu_seqlens_q: *const i32,
     /// [batch_size + 1] int32, non-decreasing, or NULL: ragged kv. Not with block_table.
     pub cu_seqlens_kv: *const i32,
