@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: Rust tests, clippy (warnings are errors), rustfmt, the header sync check,
 # an install into a temporary prefix and the C tests (c_tests/) against that installed
-# package, and a syntax check of the Python scripts that only the GPU machine runs (bench/).
-# Installs CMake (from PyPI) when it is missing.
+# package, a syntax check of the Python scripts that only the GPU machine runs (bench/), and
+# SPEC section 7's time bound on the CPU backend. Installs CMake (from PyPI) when it is missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
