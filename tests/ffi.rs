@@ -1,5 +1,6 @@
 //! The C ABI from Rust: any struct_size or enum value is an error, never a crash; NULLs
-//! everywhere; random spec strings through blasst_resolver_new.
+//! everywhere; random spec strings through blasst_resolver_new; random field values through
+//! the entry points that read no tensor memory.
 
 use blasst::AttnParams;
 use blasst::ffi::*;
@@ -236,4 +237,166 @@ fn threads_keep_their_own_errors_and_results() {
             });
         }
     });
+}
+
+/// Random values in every size, stride, paged, scale and plan field (and misaligned or NULL
+/// pointers) through the two entry points that read no tensor memory, blasst_attn_plan and
+/// blasst_attn_workspace_size, on both devices: every answer is OK or a specific error with a
+/// message, never a caught panic (BLASST_ERROR_INTERNAL). A debug build (`cargo test --test
+/// ffi`, overflow checks on) also proves that no size arithmetic overflows on the way.
+#[test]
+fn random_fields_never_panic_before_the_data_is_read() {
+    let mut buf = vec![0.5f32; 1024];
+    let good = valid(&mut buf);
+    let mut rng = Rng::new(11);
+    // A table of interesting values for each kind of field.
+    let u32s = [
+        0u32,
+        1,
+        2,
+        3,
+        7,
+        16,
+        63,
+        64,
+        65,
+        128,
+        255,
+        256,
+        4096,
+        65535,
+        1 << 20,
+        1 << 31,
+        u32::MAX,
+    ];
+    let i64s = [
+        0i64,
+        1,
+        -1,
+        8,
+        32,
+        64,
+        127,
+        128,
+        4096,
+        1 << 31,
+        1 << 40,
+        i64::MAX / 2,
+        i64::MAX,
+        i64::MIN,
+    ];
+    let f32s = [
+        0.0f32,
+        1.0,
+        -1.0,
+        1e-30,
+        1e30,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MAX,
+    ];
+    let table = [0i32; 64];
+    let mut plans: Vec<blasst::AttnPlanInfo> = Vec::new();
+    let (mut ok, mut errors) = (0, 0);
+    let mut hist = std::collections::BTreeMap::new();
+    for _ in 0..20_000 {
+        let mut p = good;
+        p.device = rng.below(2) as u32;
+        if p.device == blasst::attn::BLASST_DEVICE_CUDA {
+            // What the GPU takes: bf16, d = 64 (strides in multiples of 8).
+            p.dtype = blasst::attn::BLASST_DTYPE_BF16;
+            p.head_dim = 64;
+            (
+                p.q_row_stride,
+                p.q_head_stride,
+                p.o_row_stride,
+                p.o_head_stride,
+            ) = (128, 64, 128, 64);
+            (
+                p.k_row_stride,
+                p.k_head_stride,
+                p.v_row_stride,
+                p.v_head_stride,
+            ) = (64, 64, 64, 64);
+        }
+        for _ in 0..1 + rng.below(4) {
+            let u = u32s[rng.below(u32s.len())];
+            let i = i64s[rng.below(i64s.len())];
+            let f = f32s[rng.below(f32s.len())];
+            match rng.below(24) {
+                0 => p.batch_size = u,
+                1 => p.num_q_heads = u,
+                2 => p.num_kv_heads = u,
+                3 => p.head_dim = u,
+                4 => p.max_seqlen_q = u,
+                5 => p.max_seqlen_kv = u,
+                6 => p.softmax_scale = f,
+                7 => p.threshold_scale_factor = f,
+                8 => p.q_row_stride = i,
+                9 => p.q_head_stride = i,
+                10 => p.k_batch_stride = i,
+                11 => p.k_row_stride = i,
+                12 => p.v_head_stride = i,
+                13 => p.o_row_stride = i,
+                14 => p.o_batch_stride = i,
+                15 => {
+                    p.block_table = table.as_ptr();
+                    p.page_size = u;
+                    p.block_table_stride = i;
+                }
+                16 => p.num_pages = u,
+                17 => p.cu_seqlens_q = table.as_ptr(),
+                18 => p.cu_seqlens_kv = table.as_ptr(),
+                19 => p.workspace_size = u as usize,
+                20 => p.dtype = u % 3,
+                21 => {
+                    p.q = (p.q as usize + rng.below(4)) as *const _;
+                    p.lse = rng.below(4) as *mut f32;
+                }
+                22 => p.seqused_kv = table.as_ptr(),
+                _ => {
+                    plans.push(blasst::AttnPlanInfo {
+                        struct_size: [0, 24, u][rng.below(3)],
+                        phase: u % 3,
+                        block_m: u32s[rng.below(u32s.len())],
+                        block_n: u32s[rng.below(u32s.len())],
+                        num_kv_splits: u32s[rng.below(u32s.len())],
+                        reverse_kv: u % 3,
+                    });
+                    p.plan = plans.last().unwrap();
+                }
+            }
+        }
+        let mut plan = blasst::AttnPlanInfo::default();
+        let mut bytes = 0usize;
+        for st in unsafe {
+            [
+                blasst_attn_plan(&p, &mut plan),
+                blasst_attn_workspace_size(&p, &mut bytes),
+            ]
+        } {
+            assert_ne!(
+                st,
+                blasst_status::BLASST_ERROR_INTERNAL,
+                "{p:?}: {}",
+                last_error()
+            );
+            if st == blasst_status::BLASST_OK {
+                ok += 1;
+            } else {
+                errors += 1;
+                assert!(!last_error().is_empty(), "{st:?} without a message");
+                let field = last_error().split([' ', '=']).next().unwrap().to_string();
+                *hist.entry(field).or_insert(0) += 1;
+            }
+        }
+    }
+    // Both outcomes are common, and the refusals name many different fields (the first word of
+    // each message): the mutations reach the checks past the first ones.
+    assert!(
+        ok > 2_000 && errors > 2_000,
+        "{ok} accepted, {errors} refused"
+    );
+    assert!(hist.len() > 20, "refusals named only {hist:?}");
 }
