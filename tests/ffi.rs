@@ -14,9 +14,19 @@ fn last_error() -> String {
 }
 
 fn valid(buf: &mut [f32]) -> AttnParams {
+    valid_on(
+        buf,
+        blasst::attn::BLASST_DEVICE_CPU,
+        blasst::attn::BLASST_DTYPE_F32,
+        32,
+    )
+}
+
+/// A valid call of 2 query heads, 1 KV head and 4 tokens of `head_dim` on `device`, every
+/// tensor in `buf` (which holds the CPU's f32 call).
+fn valid_on(buf: &mut [f32], device: u32, dtype: u32, head_dim: u32) -> AttnParams {
     let mut p = AttnParams::default();
-    p.device = blasst::attn::BLASST_DEVICE_CPU;
-    p.dtype = blasst::attn::BLASST_DTYPE_F32;
+    (p.device, p.dtype) = (device, dtype);
     (
         p.batch_size,
         p.num_q_heads,
@@ -24,21 +34,22 @@ fn valid(buf: &mut [f32]) -> AttnParams {
         p.head_dim,
         p.max_seqlen_q,
         p.max_seqlen_kv,
-    ) = (1, 2, 1, 32, 4, 4);
+    ) = (1, 2, 1, head_dim, 4, 4);
     let ptr = buf.as_mut_ptr();
     (p.q, p.k, p.v, p.o) = (ptr.cast(), ptr.cast(), ptr.cast(), ptr.cast());
+    let d = head_dim as i64;
     (
         p.q_row_stride,
         p.q_head_stride,
         p.o_row_stride,
         p.o_head_stride,
-    ) = (64, 32, 64, 32);
+    ) = (2 * d, d, 2 * d, d);
     (
         p.k_row_stride,
         p.k_head_stride,
         p.v_row_stride,
         p.v_head_stride,
-    ) = (32, 32, 32, 32);
+    ) = (d, d, d, d);
     p
 }
 
@@ -301,25 +312,17 @@ fn random_fields_never_panic_before_the_data_is_read() {
     let (mut ok, mut errors) = (0, 0);
     let mut hist = std::collections::BTreeMap::new();
     for _ in 0..20_000 {
-        let mut p = good;
-        p.device = rng.below(2) as u32;
-        if p.device == blasst::attn::BLASST_DEVICE_CUDA {
-            // What the GPU takes: bf16, d = 64 (strides in multiples of 8).
-            p.dtype = blasst::attn::BLASST_DTYPE_BF16;
-            p.head_dim = 64;
-            (
-                p.q_row_stride,
-                p.q_head_stride,
-                p.o_row_stride,
-                p.o_head_stride,
-            ) = (128, 64, 128, 64);
-            (
-                p.k_row_stride,
-                p.k_head_stride,
-                p.v_row_stride,
-                p.v_head_stride,
-            ) = (64, 64, 64, 64);
-        }
+        // What each device takes: the GPU bf16 at d = 64 (strides in multiples of 8).
+        let mut p = if rng.below(2) == 0 {
+            good
+        } else {
+            valid_on(
+                &mut buf,
+                blasst::attn::BLASST_DEVICE_CUDA,
+                blasst::attn::BLASST_DTYPE_BF16,
+                64,
+            )
+        };
         for _ in 0..1 + rng.below(4) {
             let u = u32s[rng.below(u32s.len())];
             let i = i64s[rng.below(i64s.len())];
