@@ -1030,23 +1030,44 @@ mod tests {
             reverse_kv: reverse,
             ..AttnPlanInfo::default()
         };
-        let shape = |lq, lk, hq, hkv| Shape {
+        let shape = |lq, lk, hq, hkv, head_dim| Shape {
             batch: 2,
             seqlen_q: lq,
             seqlen_kv: lk,
             num_q_heads: hq,
             num_kv_heads: hkv,
-            head_dim: 64,
+            head_dim,
         };
         let cases = [
-            (shape(300, 700, 4, 2), false, None),
-            (shape(333, 333, 2, 1), true, None),
-            (shape(200, 900, 2, 2), true, None),
-            (shape(150, 1000, 2, 1), true, Some(plan(Prefill, 16, 3, 0))),
-            (shape(250, 800, 2, 2), false, Some(plan(Prefill, 32, 2, 1))),
-            (shape(3, 2000, 16, 2), false, None),
-            (shape(1, 1500, 8, 1), false, Some(plan(Prefill, 4, 2, 1))),
-            (shape(2, 1500, 16, 1), false, Some(plan(Decode, 8, 2, 1))),
+            (shape(300, 700, 4, 2, 64), false, None),
+            (shape(333, 333, 2, 1, 64), true, None),
+            (shape(200, 900, 2, 2, 64), true, None),
+            (
+                shape(150, 1000, 2, 1, 64),
+                true,
+                Some(plan(Prefill, 16, 3, 0)),
+            ),
+            (
+                shape(250, 800, 2, 2, 64),
+                false,
+                Some(plan(Prefill, 32, 2, 1)),
+            ),
+            (shape(3, 2000, 16, 2, 64), false, None),
+            (
+                shape(1, 1500, 8, 1, 64),
+                false,
+                Some(plan(Prefill, 4, 2, 1)),
+            ),
+            (
+                shape(2, 1500, 16, 1, 64),
+                false,
+                Some(plan(Decode, 8, 2, 1)),
+            ),
+            // Head dims past matrixmultiply's depth block (the sums over the head dimension in
+            // several blocks): the same order whatever the blocking.
+            (shape(200, 600, 2, 1, 128), true, None),
+            (shape(150, 500, 2, 2, 256), false, None),
+            (shape(100, 400, 1, 1, 512), true, None),
         ];
         for (sh, causal, pl) in cases {
             for (factor, sweep) in [(0.0, &[][..]), (1e-3, &[][..]), (0.0, &[-9.0, -3.0][..])] {
