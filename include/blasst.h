@@ -191,6 +191,10 @@ typedef struct blasst_attn_params {
   int64_t v_batch_stride;
   int64_t v_row_stride;
   int64_t v_head_stride;
+  /**
+   * The output, with q's row layout. It may be q itself (the same pointer and strides: the
+   * output overwrites the queries); any other overlap with q, k or v is undefined.
+   */
   void *o;
   int64_t o_batch_stride;
   int64_t o_row_stride;

@@ -170,6 +170,40 @@ fn dense_matches_cpu_and_float64() {
     );
 }
 
+/// `o` may be `q` itself (the same pointer and strides): each query row is read by the CTAs
+/// that write its output row, before they write it (prefill: one CTA; decode: the splits of a
+/// row tile, merged in their cluster after all have read Q, or by the merge kernel), and by no
+/// others. Every layout of `gpu_cases` at d = 128 (1, 2-4 and 19 KV splits), dense and while
+/// skipping: the same bits as out of place.
+#[test]
+fn output_may_overwrite_the_queries() {
+    if !gpu() {
+        return;
+    }
+    let mut rng = Rng::new(seed());
+    let mut skipped = 0;
+    for c in gpu_cases(BLASST_DTYPE_BF16)
+        .into_iter()
+        .filter(|c| c.d == 128)
+    {
+        let bt = c.build(&mut rng, &mut normal);
+        let lk = *c.lk.iter().max().unwrap() as f32;
+        for factor in [0.0, 0.5 * lk] {
+            let apart =
+                run_gpu::<bf16>(&bt, factor).unwrap_or_else(|e| panic!("{c:?}: {}", e.message()));
+            let same = run_gpu_in_place::<bf16>(&bt, factor).unwrap();
+            assert!(
+                same_bits(&apart.o, &same.o) && same_bits(&apart.lse, &same.lse),
+                "{c:?} factor {factor}: in place differs (splits {})",
+                apart.plan.num_kv_splits
+            );
+            assert_eq!(apart.stats, same.stats, "{c:?} factor {factor}");
+            skipped += apart.stats[1];
+        }
+    }
+    assert!(skipped > 0, "no case skipped a tile");
+}
+
 /// K/V heads or sequences that share memory (stride 0: valid for inputs, e.g. one KV head or one
 /// cached prompt broadcast). A tensor map cannot describe them (src/cuda/mod.rs tma_strides), so
 /// the Hopper prefill kernel copies them with cp.async; every kernel must read the shared rows.

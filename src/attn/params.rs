@@ -91,6 +91,8 @@ pub struct AttnParams {
     pub v_batch_stride: i64,
     pub v_row_stride: i64,
     pub v_head_stride: i64,
+    /// The output, with q's row layout. It may be q itself (the same pointer and strides: the
+    /// output overwrites the queries); any other overlap with q, k or v is undefined.
     pub o: *mut c_void,
     pub o_batch_stride: i64,
     pub o_row_stride: i64,

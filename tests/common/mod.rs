@@ -336,7 +336,26 @@ pub fn run<T: Elem>(
     factor: f32,
     plan: Option<&AttnPlanInfo>,
 ) -> blasst::Result<RunOut> {
-    let q: Vec<T> = to_elems(&bt.q);
+    run_on_cpu::<T>(bt, factor, plan, false)
+}
+
+/// As `run`, with `o` the same tensor as `q` (same pointer and strides): the output
+/// overwrites the queries.
+pub fn run_in_place<T: Elem>(
+    bt: &Built,
+    factor: f32,
+    plan: Option<&AttnPlanInfo>,
+) -> blasst::Result<RunOut> {
+    run_on_cpu::<T>(bt, factor, plan, true)
+}
+
+fn run_on_cpu<T: Elem>(
+    bt: &Built,
+    factor: f32,
+    plan: Option<&AttnPlanInfo>,
+    in_place: bool,
+) -> blasst::Result<RunOut> {
+    let mut q: Vec<T> = to_elems(&bt.q);
     let k: Vec<T> = to_elems(&bt.k);
     let v: Vec<T> = to_elems(&bt.v);
     let mut o: Vec<T> = vec![T::from_f32(POISON); bt.o_len];
@@ -350,6 +369,10 @@ pub fn run<T: Elem>(
         v.as_ptr().cast(),
         o.as_mut_ptr().cast(),
     );
+    if in_place {
+        // Built gives o the strides of q.
+        (p.q, p.o) = (q.as_ptr().cast(), q.as_mut_ptr().cast());
+    }
     p.lse = lse.as_mut_ptr();
     p.skip_stats = stats.as_mut_ptr();
     set_host_index_ptrs(bt, &mut p);
@@ -358,6 +381,9 @@ pub fn run<T: Elem>(
     }
     let plan = blasst::attn::plan(&p)?;
     unsafe { blasst::attn::run(&p, std::ptr::null_mut())? };
+    if in_place {
+        o = q;
+    }
     Ok(RunOut {
         o: o.iter().map(|x| x.to_f32()).collect(),
         lse,
@@ -425,6 +451,22 @@ pub fn run_gpu_with<T: Elem>(
     factor: f32,
     launch: &dyn Fn(&AttnParams) -> blasst::Result<()>,
 ) -> blasst::Result<RunOut> {
+    run_on_gpu::<T>(bt, factor, false, launch)
+}
+
+/// As `run_gpu`, with `o` the same device tensor as `q` (same pointer and strides).
+pub fn run_gpu_in_place<T: Elem>(bt: &Built, factor: f32) -> blasst::Result<RunOut> {
+    run_on_gpu::<T>(bt, factor, true, &|p| unsafe {
+        blasst::attn::run(p, std::ptr::null_mut())
+    })
+}
+
+fn run_on_gpu<T: Elem>(
+    bt: &Built,
+    factor: f32,
+    in_place: bool,
+    launch: &dyn Fn(&AttnParams) -> blasst::Result<()>,
+) -> blasst::Result<RunOut> {
     let q: Vec<T> = to_elems(&bt.q);
     let k: Vec<T> = to_elems(&bt.k);
     let v: Vec<T> = to_elems(&bt.v);
@@ -442,6 +484,9 @@ pub fn run_gpu_with<T: Elem>(
     p.device = BLASST_DEVICE_CUDA;
     p.threshold_scale_factor = factor;
     (p.q, p.k, p.v, p.o) = (dq.ptr(), dk.ptr(), dv.ptr(), d_o.ptr());
+    if in_place {
+        p.o = dq.ptr();
+    }
     p.lse = d_lse.ptr().cast();
     p.skip_stats = d_stats.ptr().cast();
     let keep: Vec<DeviceBuffer>;
@@ -467,7 +512,7 @@ pub fn run_gpu_with<T: Elem>(
     let plan = blasst::attn::plan(&p)?;
     launch(&p)?;
     let mut o = vec![T::from_f32(0.0); bt.o_len];
-    d_o.copy_to(&mut o)?;
+    if in_place { &dq } else { &d_o }.copy_to(&mut o)?;
     let mut lse = vec![0f32; bt.lse_rows * bt.case.hq];
     d_lse.copy_to(&mut lse)?;
     let mut stats = [0u64; 2];
