@@ -3,7 +3,8 @@
 # Session 22 changed the host side only: the CPU backend computes row tiles in groups (results
 # bit-identical; the GPU tests compare against it, so they should finish sooner), CUDA launches
 # make no string unless they fail, and the NVRTC target string is made once per device. None of
-# it has run on a GPU. This call: the device check without the portable kernels' tests (their
+# it has run on a GPU. New GPU test: output_may_overwrite_the_queries (o = q in place; the
+# header and README promise it, from the kernels' structure). This call: the device check without the portable kernels' tests (their
 # kernels did not change), then memcheck with driver API errors reported over all GPU tests (to
 # drop `--report-api-errors no` from device-check.sh if it stays at 0 errors), then the host time
 # per call of the shipped session-20 library (target/device-head, if carried) and this tree.
