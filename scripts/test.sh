@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test: Rust tests, clippy (warnings are errors), rustfmt, the header sync check,
-# an install into a temporary prefix and the C tests (c_tests/) against that installed
-# package, a syntax check of the Python scripts that only the GPU machine runs (bench/), and
-# SPEC section 7's time bound on the CPU backend. Installs CMake (from PyPI) when it is missing.
+# Runs every test: Rust tests, clippy and rustdoc (warnings are errors), rustfmt, the header
+# sync check, an install into a temporary prefix and the C tests (c_tests/) against that
+# installed package, a syntax check of the Python scripts that only the GPU machine runs
+# (bench/), and SPEC section 7's time bound on the CPU backend. Installs CMake (from PyPI) when
+# it is missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -37,6 +38,8 @@ echo "== cargo fmt --check"
 cargo fmt --check
 echo "== cargo clippy"
 cargo clippy --all-targets --release -- -D warnings
+echo "== cargo doc (warnings are errors: the Rust API's documentation builds clean)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 echo "== cargo test"
 cargo test --release
 echo "== SPEC section 7: an 8K x 8K, 32-head, d = 128 call on the CPU backend in under 30 s"

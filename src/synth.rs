@@ -39,7 +39,7 @@ impl Rng {
     }
 }
 
-/// Structured Q/K/V for one sequence, layout [seq][heads][dim] (f32).
+/// Structured Q/K/V for one sequence, layout `[seq][heads][dim]` (f32).
 #[derive(Debug, Clone)]
 pub struct Structured {
     /// The call these inputs are for: batch 1, contiguous `[seq][heads][dim]`.
@@ -124,7 +124,7 @@ pub fn structured(
 /// scaled score of query row i and key j is `beta * E_ij` with `E_ij ~ Exp(1)` i.i.d., so each
 /// row's running maximum grows like `beta * ln L`. Made exact by one-hot queries (row i of a
 /// head is `sqrt(d) * e_(i mod d)`) and keys whose component i is the logit for row i; rows
-/// i and i + d share logits, so use `lq <= d` for full independence. Layout [seq][heads][dim].
+/// i and i + d share logits, so use `lq <= d` for full independence. Layout `[seq][heads][dim]`.
 pub fn exponential_logits(
     lq: usize,
     lk: usize,

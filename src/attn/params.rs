@@ -1,6 +1,10 @@
 //! The call description shared by the Rust API and the C ABI (`blasst_attn_params`,
 //! `blasst_attn_plan_info`). Field order is the contract of SPEC section 3; fields may only
 //! be added at the end.
+//!
+//! The doc comments here are also the C header's (cbindgen copies them): shapes are written
+//! in C's `[rows][cols]` notation, which rustdoc would take for links.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 use std::ffi::c_void;
 

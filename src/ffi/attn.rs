@@ -1,4 +1,8 @@
 //! C ABI: attention calls and the LSE merge.
+//!
+//! The doc comments here are also the C header's (cbindgen copies them): shapes are written
+//! in C's `[rows][cols]` notation, which rustdoc would take for links.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 use super::{blasst_status, boundary, boundary_void, non_null, slice};
 use crate::attn::{self, AttnParams, AttnPlanInfo, DType, Device};
