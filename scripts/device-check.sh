@@ -67,17 +67,15 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
   step "compute-sanitizer memcheck"
   # Driver API errors are reported too (an API error is an error): until session 21 the
   # host-pointer test provoked cuPointerGetAttribute's CUDA_ERROR_INVALID_VALUE on purpose; the
-  # pointer check now asks cuPointerGetAttributes, which raises none, and run 148 found 0 errors
-  # over all GPU tests with API errors reported. gpu_threads below has not been run that way
-  # yet (its device-reset and allocator tests make driver calls of their own): it keeps
-  # --report-api-errors no.
+  # pointer check now asks cuPointerGetAttributes, which raises none: 0 errors with API errors
+  # reported over all GPU tests (run 148) and over gpu_threads (run 151).
   timeout 400 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
     ${SANITIZE_FILTER:-} > "$OUT/memcheck.log" 2>&1
   echo "memcheck exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
   grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -3
   if [ "${SKIP_THREADS_SANITIZER:-0}" != 1 ]; then
     echo "===== gpu_threads" >> "$OUT/memcheck.log"
-    timeout 300 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 target/device/gpu_threads --test-threads=1 \
+    timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_threads --test-threads=1 \
       >> "$OUT/memcheck.log" 2>&1
     echo "memcheck (threads) exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
     grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -2
