@@ -60,10 +60,16 @@ fn err_name(r: cu::CUresult) -> String {
 }
 
 fn check(r: cu::CUresult, what: &str) -> Result<()> {
+    check_with(r, || what.to_owned())
+}
+
+/// As `check`, with the call's description made only if it failed (for the calls of every
+/// launch, whose descriptions are formatted).
+fn check_with(r: cu::CUresult, what: impl FnOnce() -> String) -> Result<()> {
     if r == cu::CUresult::CUDA_SUCCESS {
         Ok(())
     } else {
-        Err(Error::Cuda(format!("{what} failed: {}", err_name(r))))
+        Err(Error::Cuda(format!("{} failed: {}", what(), err_name(r))))
     }
 }
 
@@ -765,14 +771,9 @@ fn launch<P>(
     let config = launch_config(grid, block, smem, stream, &mut attrs);
     // SAFETY: `config` and `attrs` outlive the call; the kernel takes one `P` by value.
     let r = unsafe { cu::cuLaunchKernelEx(&config, f.0, &mut arg, std::ptr::null_mut()) };
-    if r == cu::CUresult::CUDA_SUCCESS {
-        return Ok(());
-    }
-    // The kernel's name is made only for the message (this runs at every launch).
-    check(
-        r,
-        &format!("launch of {} grid {grid:?} cluster y {cluster_y}", v.name()),
-    )
+    check_with(r, || {
+        format!("launch of {} grid {grid:?} cluster y {cluster_y}", v.name())
+    })
 }
 
 /// The most sequences one launch takes: the kernels take them on the grid's z dimension, which
@@ -1118,9 +1119,9 @@ unsafe fn launch_call(
             }
             let (ws, owned) = if p.workspace.is_null() {
                 let mut ptr: cu::CUdeviceptr = 0;
-                check(
+                check_with(
                     unsafe { cu::cuMemAllocAsync(&mut ptr, need, stream) },
-                    &format!("cuMemAllocAsync({need} bytes of workspace)"),
+                    || format!("cuMemAllocAsync({need} bytes of workspace)"),
                 )?;
                 (ptr, true)
             } else {
