@@ -590,7 +590,6 @@ struct WorkUnit {
 ///
 /// # Safety
 /// The pointers address matrices of these shapes and strides.
-#[allow(clippy::too_many_arguments)]
 unsafe fn sgemm(
     (m, k, n): (usize, usize, usize),
     alpha: f32,
@@ -638,7 +637,6 @@ impl WorkUnit {
     /// counts skips in `counts[0]`. Without it the pass is dense and, for a calibration sweep,
     /// counts in `counts[c]` the tiles the test would skip for each `ln_lambdas[c]` (against the
     /// dense running max). Returns the (row tile, KV tile) visits.
-    #[allow(clippy::too_many_arguments)]
     fn run<const SKIP: bool>(
         &mut self,
         t: &TileInput,

@@ -100,7 +100,6 @@ pub unsafe extern "C" fn blasst_attn_plan(
 /// Device BLASST_DEVICE_CPU runs on host memory (f32, f16, bf16); BLASST_DEVICE_CUDA runs one
 /// kernel on `cuda_stream` over device memory (f16, bf16; head_dim 64, 128 or 256).
 #[unsafe(no_mangle)]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn blasst_merge_states(
     device: u32,
     dtype: u32,
@@ -176,7 +175,6 @@ pub unsafe extern "C" fn blasst_merge_states(
     })
 }
 
-#[allow(clippy::too_many_arguments)]
 unsafe fn merge_typed<T: crate::cpu::Elem>(
     v: *const c_void,
     lse: &[f32],
