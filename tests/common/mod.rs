@@ -440,9 +440,12 @@ pub fn max_err(bt: &Built, out: &RunOut, reference: &Reference) -> (f64, f64) {
 /// Runs a built case on the GPU with output type T (inputs copied from the host layout), on the
 /// legacy default stream.
 pub fn run_gpu<T: Elem>(bt: &Built, factor: f32) -> blasst::Result<RunOut> {
-    run_gpu_with::<T>(bt, factor, &|p| unsafe {
-        blasst::attn::run(p, std::ptr::null_mut())
-    })
+    run_gpu_with::<T>(bt, factor, &run_on_default_stream)
+}
+
+/// The plain call of `run_gpu`: `blasst::attn::run` on the legacy default stream.
+fn run_on_default_stream(p: &AttnParams) -> blasst::Result<()> {
+    unsafe { blasst::attn::run(p, std::ptr::null_mut()) }
 }
 
 /// As `run_gpu`, with `launch` making the call from the finished device-side parameters.
@@ -456,9 +459,7 @@ pub fn run_gpu_with<T: Elem>(
 
 /// As `run_gpu`, with `o` the same device tensor as `q` (same pointer and strides).
 pub fn run_gpu_in_place<T: Elem>(bt: &Built, factor: f32) -> blasst::Result<RunOut> {
-    run_on_gpu::<T>(bt, factor, true, &|p| unsafe {
-        blasst::attn::run(p, std::ptr::null_mut())
-    })
+    run_on_gpu::<T>(bt, factor, true, &run_on_default_stream)
 }
 
 fn run_on_gpu<T: Elem>(
