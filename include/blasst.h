@@ -306,8 +306,11 @@ void blasst_attn_params_init(struct blasst_attn_params *p);
  * Runs attention. Validates every field first (a failure writes nothing). `cuda_stream` is a
  * cudaStream_t (NULL = legacy default stream) and is ignored on the CPU.
  * Thread-safe: any number of threads may call it at once, on their own streams or one. On the
- * GPU it runs in the calling thread's current context (device 0's primary context if none is
- * current), and every pointer must be memory of that context's GPU (or managed memory). The
+ * GPU it runs in the calling thread's current context; if none is current, in `cuda_stream`'s
+ * context (device 0's primary context for the NULL and default streams), which is then left
+ * current. `cuda_stream` must belong to the context the call runs in (otherwise
+ * BLASST_ERROR_INVALID_ARGUMENT naming both), and every pointer must be memory of that
+ * context's GPU (or managed memory). The
  * first call that needs a kernel variant compiles or loads it (0.2-1.5 s; other threads' calls
  * do not wait for it unless they need the same variant); after cudaDeviceReset, kernels are
  * loaded again.

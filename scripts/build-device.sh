@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Builds what scripts/device-check.sh runs on the GPU machine into target/device:
-# the GPU test binaries (tests/gpu.rs, tests/gpu_threads.rs), the blasst tool and libblasst.so
+# the GPU test binaries (tests/gpu.rs, tests/gpu_threads.rs, tests/gpu_contexts.rs), the blasst tool and libblasst.so
 # (carry target/device).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release
 # The test executables' paths, from cargo's JSON messages.
-cargo test --release --test gpu --test gpu_threads --no-run --message-format=json 2>/dev/null \
+cargo test --release --test gpu --test gpu_threads --test gpu_contexts --no-run --message-format=json 2>/dev/null \
   | python3 -c 'import sys,json
 for l in sys.stdin:
     m=json.loads(l)
-    if m.get("reason")=="compiler-artifact" and m.get("executable") and m["target"]["name"] in ("gpu","gpu_threads"): print(m["target"]["name"], m["executable"])' \
+    if m.get("reason")=="compiler-artifact" and m.get("executable") and m["target"]["name"] in ("gpu","gpu_threads","gpu_contexts"): print(m["target"]["name"], m["executable"])' \
   > target/device-exes.txt
 mkdir -p target/device
 while read -r name exe; do
@@ -18,5 +18,5 @@ while read -r name exe; do
 done < target/device-exes.txt
 cp target/release/blasst target/device/blasst
 cp target/release/libblasst.so target/device/libblasst.so
-strip --strip-debug target/device/gpu_tests target/device/gpu_threads target/device/blasst target/device/libblasst.so || true
+strip --strip-debug target/device/gpu_tests target/device/gpu_threads target/device/gpu_contexts target/device/blasst target/device/libblasst.so || true
 ls -la target/device

@@ -46,6 +46,13 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   timeout 200 target/device/gpu_threads --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
   echo "gpu threads tests exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
   grep -E "test result" "$OUT/gpu_tests.log" | tail -1
+  # Which context a call runs in: the stream's when none is current; a stream of another
+  # context refused (its own binary: a failure cannot leave the other tests' contexts broken).
+  step "gpu tests: contexts"
+  echo "===== gpu_contexts" >> "$OUT/gpu_tests.log"
+  timeout 100 target/device/gpu_contexts --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
+  echo "gpu contexts tests exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
+  grep -E "test result" "$OUT/gpu_tests.log" | tail -1
   if [ "${SKIP_MMA_TESTS:-0}" != 1 ]; then
     step "gpu tests, BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma"
     echo "===== BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma" >> "$OUT/gpu_tests.log"
@@ -78,6 +85,12 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
     timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_threads --test-threads=1 \
       >> "$OUT/memcheck.log" 2>&1
     echo "memcheck (threads) exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
+    grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -2
+    echo "===== gpu_contexts" >> "$OUT/memcheck.log"
+    timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_contexts --test-threads=1 \
+      a_thread_without_a_current_context \
+      >> "$OUT/memcheck.log" 2>&1
+    echo "memcheck (contexts) exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
     grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -2
   fi
 fi

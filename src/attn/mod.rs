@@ -8,7 +8,7 @@ pub use params::*;
 #[cfg(test)]
 pub(crate) use plan::test_desc;
 pub use plan::{default_plan, effective_plan};
-pub use validate::{Desc, GPU_HEAD_DIMS, Paged, gpu_head_dims_text, validate};
+pub use validate::{Desc, GPU_HEAD_DIMS, Paged, gpu_head_dims_text, validate, validate_on};
 
 use crate::{Error, Result, invalid};
 use std::ffi::c_void;
@@ -107,9 +107,10 @@ impl Phase {
 ///
 /// # Safety
 /// Every non-null pointer in `p` must point to memory of the size its fields describe, on
-/// the device `p.device` names; `cuda_stream` is a `CUstream` of the current context or NULL.
+/// the device `p.device` names; `cuda_stream` is NULL, a default-stream handle or a live
+/// `CUstream` (of the current context, or of any context when none is current).
 pub unsafe fn run(p: &AttnParams, cuda_stream: *mut c_void) -> Result<()> {
-    let desc = validate(p)?;
+    let desc = unsafe { validate_on(p, cuda_stream)? };
     match desc.device {
         // SAFETY: forwarded contract.
         Device::Cpu => unsafe { crate::cpu::run(p, &desc) },
@@ -174,7 +175,7 @@ pub unsafe fn calibrate_sweep(
     }
     let d = Desc {
         factor: 0.0,
-        ..validate(&as_skip)?
+        ..unsafe { validate_on(&as_skip, cuda_stream)? }
     };
     if lambdas.is_empty() || lambdas.len() > 32 {
         return Err(invalid!(

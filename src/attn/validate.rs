@@ -112,8 +112,19 @@ fn check_strides(
 }
 
 /// Validates every field that can be checked without reading device memory and resolves the
-/// plan. Nothing is written.
+/// plan. Nothing is written. A CUDA decode plan is made for the current context's GPU (device
+/// 0's when none is current).
 pub fn validate(p: &AttnParams) -> Result<Desc> {
+    // SAFETY: the NULL stream is never looked up.
+    unsafe { validate_on(p, std::ptr::null_mut()) }
+}
+
+/// As `validate`, for a call on `cuda_stream`: a CUDA decode plan is made for the GPU the call
+/// runs on (`cuda::gpu_shape_on`: with no context current, the stream's).
+///
+/// # Safety
+/// `cuda_stream` is NULL, a default-stream handle or a live stream (CUDA calls only).
+pub unsafe fn validate_on(p: &AttnParams, cuda_stream: *mut std::ffi::c_void) -> Result<Desc> {
     let expected = std::mem::size_of::<AttnParams>() as u32;
     if p.struct_size != expected {
         return Err(invalid!(
@@ -332,7 +343,7 @@ pub fn validate(p: &AttnParams) -> Result<Desc> {
         plan: AttnPlanInfo::default(),
     };
     if device == Device::Cuda && super::plan::is_decode(max_lq, desc.group) {
-        desc.gpu = crate::cuda::gpu_shape()?;
+        desc.gpu = unsafe { crate::cuda::gpu_shape_on(cuda_stream)? };
     }
     desc.plan = super::effective_plan(p, &desc)?;
     Ok(desc)

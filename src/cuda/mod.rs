@@ -73,8 +73,7 @@ fn check_with(r: cu::CUresult, what: impl FnOnce() -> String) -> Result<()> {
     }
 }
 
-/// The caller's current context (or device 0's primary context when none is current) and its
-/// architecture string for NVRTC.
+/// The context a call runs in (`call_ctx`) and what blasst reads of its GPU.
 struct Ctx {
     /// The context's ID (`cuCtxGetId`), unique for the life of the process: loaded functions are
     /// cached per ID, not per handle, because a handle can outlive what was loaded into it (a
@@ -168,10 +167,31 @@ pub fn current_arch() -> Result<String> {
     Ok(current_ctx()?.arch.to_string())
 }
 
-/// The current context's GPU (loads the driver: `BLASST_ERROR_NO_DEVICE` without one).
+/// The current context's GPU (loads the driver: `BLASST_ERROR_NO_DEVICE` without one); device
+/// 0 when no context is current.
 pub fn gpu_shape() -> Result<GpuShape> {
+    // SAFETY: the NULL stream is never looked up.
+    unsafe { gpu_shape_on(std::ptr::null_mut()) }
+}
+
+/// The GPU a call on `stream` runs on (`call_ctx`), for its plan. A stream object's context is
+/// made current, as the launch that follows makes it; with the NULL or a default stream and no
+/// context current, device 0 is described and the thread is left without a context (a plan or
+/// workspace size asked on a fresh thread does not bind it to device 0).
+///
+/// # Safety
+/// As `call_ctx`.
+pub unsafe fn gpu_shape_on(stream: *mut c_void) -> Result<GpuShape> {
     probe()?;
-    Ok(current_ctx()?.shape)
+    let stream = stream as cu::CUstream;
+    let mut ctx: cu::CUcontext = std::ptr::null_mut();
+    check(unsafe { cu::cuCtxGetCurrent(&mut ctx) }, "cuCtxGetCurrent")?;
+    if ctx.is_null() && !stream_object(stream) {
+        let mut dev = 0;
+        check(unsafe { cu::cuDeviceGet(&mut dev, 0) }, "cuDeviceGet(0)")?;
+        return Ok(device_info(dev)?.shape());
+    }
+    Ok(unsafe { call_ctx(stream)? }.shape)
 }
 
 /// The decode kernel a call of `block_m` packed rows at `head_dim` runs on a GPU like `sm90a`,
@@ -225,31 +245,61 @@ pub fn decode_ctas_per_sm(g: &GpuShape, head_dim: usize, block_m: u32) -> usize 
         .max(1)
 }
 
+/// The calling thread's current context, or device 0's primary context when none is current
+/// (made current, as the CUDA runtime does at a thread's first call): what calls without a stream
+/// (plans, workspace sizes, blasst's own buffers) use.
 fn current_ctx() -> Result<Ctx> {
+    // SAFETY: the NULL stream is never looked up.
+    unsafe { call_ctx(std::ptr::null_mut()) }
+}
+
+/// Whether `stream` is a stream object rather than the NULL stream or one of the driver's
+/// special handles for the legacy and per-thread default streams (`CU_STREAM_LEGACY`,
+/// `CU_STREAM_PER_THREAD`), which belong to whichever context is current.
+fn stream_object(stream: cu::CUstream) -> bool {
+    stream as usize > 2
+}
+
+/// The context a call on `stream` runs in: the calling thread's current context; with none
+/// current, the stream's own context (`cuStreamGetCtx`: a thread that only holds a stream of GPU
+/// 1 runs its calls on GPU 1), or device 0's primary context for the NULL and default streams.
+/// The context chosen is made current on the thread. A current context always wins, so the
+/// common case costs no driver call for the stream; a stream of another context then fails its
+/// first stream operation, which `stream_mismatch` names.
+///
+/// # Safety
+/// `stream` is NULL, a special default-stream handle or a live stream.
+unsafe fn call_ctx(stream: cu::CUstream) -> Result<Ctx> {
     let mut ctx: cu::CUcontext = std::ptr::null_mut();
     unsafe {
         check(cu::cuCtxGetCurrent(&mut ctx), "cuCtxGetCurrent")?;
         if ctx.is_null() {
-            let mut dev = 0;
-            check(cu::cuDeviceGet(&mut dev, 0), "cuDeviceGet(0)")?;
-            check(
-                cu::cuDevicePrimaryCtxRetain(&mut ctx, dev),
-                "cuDevicePrimaryCtxRetain",
-            )?;
+            if stream_object(stream) {
+                check_with(cu::cuStreamGetCtx(stream, &mut ctx), || {
+                    format!("cuStreamGetCtx(cuda_stream = {stream:p}), no context being current")
+                })?;
+            } else {
+                let mut dev = 0;
+                check(cu::cuDeviceGet(&mut dev, 0), "cuDeviceGet(0)")?;
+                check(
+                    cu::cuDevicePrimaryCtxRetain(&mut ctx, dev),
+                    "cuDevicePrimaryCtxRetain",
+                )?;
+            }
             check(cu::cuCtxSetCurrent(ctx), "cuCtxSetCurrent")?;
         }
         let mut id = 0;
         check(cu::cuCtxGetId(ctx, &mut id), "cuCtxGetId")?;
         let mut dev = 0;
         check(cu::cuCtxGetDevice(&mut dev), "cuCtxGetDevice")?;
+        let info = device_info(dev)?;
         let DeviceInfo {
             major,
             minor,
             max_smem,
-            sms,
-            smem_per_sm,
-            arch,
-        } = device_info(dev)?;
+            ref arch,
+            ..
+        } = info;
         if major < 8 {
             return Err(Error::Unsupported(format!(
                 "compute capability {major}.{minor}: blasst needs 8.0 or newer"
@@ -258,17 +308,45 @@ fn current_ctx() -> Result<Ctx> {
         Ok(Ctx {
             id,
             device: dev,
-            arch,
+            arch: arch.clone(),
             pdl: major >= 9 && pdl_enabled(),
             clusters: major >= 9 && cluster_merge_enabled(),
             max_smem: max_smem.max(0) as usize,
-            shape: GpuShape {
-                sms: sms.max(1) as usize,
-                sm90a: major == 9,
-                smem_per_sm: smem_per_sm.max(0) as usize,
-            },
+            shape: info.shape(),
         })
     }
+}
+
+/// A stream operation of a call failed with `e`. If `stream` belongs to another context than
+/// `ctx`, the calling thread's current one that the call ran in, that is the cause: an invalid
+/// argument naming `cuda_stream` and both contexts. Otherwise `e` as it is. Asked only after a
+/// failure, so a successful call pays nothing for it.
+fn stream_mismatch(e: Error, ctx: &Ctx, stream: cu::CUstream) -> Error {
+    if !matches!(e, Error::Cuda(_)) || !stream_object(stream) {
+        return e;
+    }
+    let (mut sc, mut id, mut dev): (cu::CUcontext, u64, i32) = (std::ptr::null_mut(), 0, -1);
+    // SAFETY: queries on the caller's live stream and its context; the context pushed is popped.
+    unsafe {
+        if cu::cuStreamGetCtx(stream, &mut sc) != cu::CUresult::CUDA_SUCCESS
+            || sc.is_null()
+            || cu::cuCtxGetId(sc, &mut id) != cu::CUresult::CUDA_SUCCESS
+            || id == ctx.id
+        {
+            return e;
+        }
+        if cu::cuCtxPushCurrent_v2(sc) == cu::CUresult::CUDA_SUCCESS {
+            cu::cuCtxGetDevice(&mut dev);
+            let mut popped = std::ptr::null_mut();
+            cu::cuCtxPopCurrent_v2(&mut popped);
+        }
+    }
+    invalid!(
+        "cuda_stream = {stream:p} belongs to context ID {id} (GPU {dev}), but the call runs in the calling thread's current context (ID {}, GPU {}): make the stream's context current (cudaSetDevice) or pass a stream of the current context ({})",
+        ctx.id,
+        ctx.device,
+        e.message()
+    )
 }
 
 /// The attributes of a device that blasst reads, asked once per device (a decode call reads
@@ -283,6 +361,17 @@ struct DeviceInfo {
     /// NVRTC's target: Hopper gets its architecture-specific one, everything else the plain
     /// one (made here once, not per call).
     arch: Arc<str>,
+}
+
+impl DeviceInfo {
+    /// What the decode plan sizes its splits for.
+    fn shape(&self) -> GpuShape {
+        GpuShape {
+            sms: self.sms.max(1) as usize,
+            sm90a: self.major == 9,
+            smem_per_sm: self.smem_per_sm.max(0) as usize,
+        }
+    }
 }
 
 fn device_info(dev: cu::CUdevice) -> Result<DeviceInfo> {
@@ -926,7 +1015,18 @@ unsafe fn launch_call(
     sweep: Option<Sweep>,
 ) -> Result<()> {
     probe()?;
-    let ctx = current_ctx()?;
+    let stream = stream as cu::CUstream;
+    let ctx = unsafe { call_ctx(stream)? };
+    unsafe { launch_in(&ctx, p, d, stream, sweep) }.map_err(|e| stream_mismatch(e, &ctx, stream))
+}
+
+unsafe fn launch_in(
+    ctx: &Ctx,
+    p: &AttnParams,
+    d: &Desc,
+    stream: cu::CUstream,
+    sweep: Option<Sweep>,
+) -> Result<()> {
     for (name, ptr) in [
         ("q", p.q as usize),
         ("k", p.k as usize),
@@ -948,9 +1048,8 @@ unsafe fn launch_call(
             sweep.as_ref().map_or(0, |sw| sw.visited as usize),
         ),
     ] {
-        device_ptr(&ctx, name, ptr)?;
+        device_ptr(ctx, name, ptr)?;
     }
-    let stream = stream as cu::CUstream;
     let phase = Phase::try_from(d.plan.phase)?;
     let skip = d.factor > 0.0;
     let bf16 = d.dtype == DType::BF16;
@@ -1052,7 +1151,7 @@ unsafe fn launch_call(
                 kp.tma = 1;
                 kp.tmaps = maps;
             }
-            let f = function(&ctx, &v, smem)?;
+            let f = function(ctx, &v, smem)?;
             // Both prefill kernels: 128 query rows per CTA.
             let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
             launch_seqs(grid, &kp, |g, k| {
@@ -1085,7 +1184,7 @@ unsafe fn launch_call(
             // more than 32 rows it exceeds the 163 KB an sm_80 block may use): the function is
             // set up for the most this GPU allows, and a call that needs more is refused.
             check_smem(ctx.max_smem, smem, d)?;
-            let f = function(&ctx, &v, max_smem.min(ctx.max_smem))?;
+            let f = function(ctx, &v, max_smem.min(ctx.max_smem))?;
             // The decode kernel's launches (`cluster` CTAs per cluster, 1: none), one per 65535
             // sequences.
             let run_decode = |kp: &KernelParams, cluster: u32| {
@@ -1110,7 +1209,7 @@ unsafe fn launch_call(
                 && ctx.clusters
                 && splits <= MAX_CLUSTER_MERGE_SPLITS
                 && grid.0 as usize * grid.2 as usize
-                    <= cluster_capacity(&ctx, f, &v, threads, smem, splits as u32)
+                    <= cluster_capacity(ctx, f, &v, threads, smem, splits as u32)
             {
                 // The splits of each (sequence, KV head) are one cluster and merge in it
                 // (kernels/decode_sm90.cu, cluster_merge_splits): no workspace, no merge kernel.
@@ -1131,7 +1230,7 @@ unsafe fn launch_call(
             kp.ws_lse = ws + (rows * splits * d.head_dim * 4) as u64;
             let merge = variant(Family::Merge);
             let result = run_decode(&kp, 1).and_then(|_| {
-                let fm = function(&ctx, &merge, 0)?;
+                let fm = function(ctx, &merge, 0)?;
                 let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
                 // kernels/merge.cu: HEAD_DIM threads
                 launch_seqs(mgrid, &kp, |g, k| {
@@ -1248,7 +1347,8 @@ pub unsafe fn merge_states(
             "num_rows / num_heads / num_states too large for one launch"
         ));
     }
-    let ctx = current_ctx()?;
+    let stream = stream as cu::CUstream;
+    let ctx = unsafe { call_ctx(stream)? };
     for (name, ptr) in [
         ("v", v as usize),
         ("s", s as usize),
@@ -1289,12 +1389,13 @@ pub unsafe fn merge_states(
         (num_rows as u32, num_heads as u32, 1),
         head_dim as u32,
         0,
-        stream as cu::CUstream,
+        stream,
         false,
         1,
         &mp,
         &var,
     )
+    .map_err(|e| stream_mismatch(e, &ctx, stream))
 }
 
 #[cfg(test)]
