@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds what scripts/device-check.sh runs on the GPU machine into target/device:
-# the GPU test binaries (tests/gpu.rs, tests/gpu_threads.rs, tests/gpu_contexts.rs), the blasst tool and libblasst.so
+# the GPU test binaries (tests/gpu.rs, tests/gpu_threads.rs, tests/gpu_contexts.rs), the blasst tool,
+# libblasst.so and examples/host_cost.rs
 # (carry target/device).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release
+cargo build --release --example host_cost
 # The test executables' paths, from cargo's JSON messages.
 cargo test --release --test gpu --test gpu_threads --test gpu_contexts --no-run --message-format=json 2>/dev/null \
   | python3 -c 'import sys,json
@@ -18,5 +20,6 @@ while read -r name exe; do
 done < target/device-exes.txt
 cp target/release/blasst target/device/blasst
 cp target/release/libblasst.so target/device/libblasst.so
-strip --strip-debug target/device/gpu_tests target/device/gpu_threads target/device/gpu_contexts target/device/blasst target/device/libblasst.so || true
+cp target/release/examples/host_cost target/device/host_cost
+strip --strip-debug target/device/gpu_tests target/device/gpu_threads target/device/gpu_contexts target/device/host_cost target/device/blasst target/device/libblasst.so || true
 ls -la target/device
