@@ -8,6 +8,11 @@ import os
 
 import torch
 
+# The scripts set the kernel switches (BLASST_PREFILL_KERNEL=mma, BLASST_DECODE_KERNEL=mma, ...)
+# between calls to compare kernels in one process; the library reads them once per process
+# unless this is set before its first call (src/switches.rs).
+os.environ.setdefault("BLASST_LIVE_SWITCHES", "1")
+
 BF16, F16 = 1, 0
 CUDA = 0
 

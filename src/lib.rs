@@ -19,6 +19,7 @@ pub mod ffi;
 pub mod host;
 pub mod log;
 pub mod schedule;
+mod switches;
 pub mod synth;
 
 pub use attn::{AttnParams, AttnPlanInfo, DType, Device, Phase};

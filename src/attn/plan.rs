@@ -68,13 +68,14 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
 /// so does the calibration sweep, which counts what skip calls would skip; paged calls too (one
 /// CTA per SM exposes each tile's block-table read: 5-6 % slower, session 7), and the other head
 /// dims (d = 64 measured faster with more CTAs, session 12; d = 256 runs one CTA per SM anyway).
-/// `BLASST_DECODE_DENSE_ONE_PER_SM=0` turns it off (an A/B switch, read at every call).
+/// `BLASST_DECODE_DENSE_ONE_PER_SM=0` turns it off (an A/B switch, read once per process or, with
+/// `BLASST_LIVE_SWITCHES=1`, at every call: `crate::switches`).
 fn dense_one_cta_per_sm(d: &Desc, block_m: u32) -> bool {
     d.factor == 0.0
         && d.paged.is_none()
         && d.head_dim == 128
         && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m, d.head_dim)
-        && !std::env::var("BLASST_DECODE_DENSE_ONE_PER_SM").is_ok_and(|v| v.trim() == "0")
+        && !crate::switches::DECODE_DENSE_ONE_PER_SM.test(|v| v.is_some_and(|v| v.trim() == "0"))
 }
 const DECODE_MIN_TILES_PER_SPLIT: usize = 16;
 const MAX_SPLITS: usize = 128;

@@ -74,6 +74,7 @@ fn check_with(r: cu::CUresult, what: impl FnOnce() -> String) -> Result<()> {
 }
 
 /// The context a call runs in (`call_ctx`) and what blasst reads of its GPU.
+#[derive(Clone)]
 struct Ctx {
     /// The context's ID (`cuCtxGetId`), unique for the life of the process: loaded functions are
     /// cached per ID, not per handle, because a handle can outlive what was loaded into it (a
@@ -290,6 +291,17 @@ unsafe fn call_ctx(stream: cu::CUstream) -> Result<Ctx> {
         }
         let mut id = 0;
         check(cu::cuCtxGetId(ctx, &mut id), "cuCtxGetId")?;
+        // The thread's last context, if this is it: a context's ID is never reused, so its
+        // device and what blasst read of it still hold (a handle can be, and a primary context
+        // reset keeps its handle with a new ID, so both are compared).
+        let last = LAST_CTX.with_borrow(|l| {
+            l.as_ref()
+                .filter(|(h, c)| *h == ctx as usize && c.id == id)
+                .map(|(_, c)| c.clone())
+        });
+        if let Some(c) = last {
+            return Ok(c);
+        }
         let mut dev = 0;
         check(cu::cuCtxGetDevice(&mut dev), "cuCtxGetDevice")?;
         let info = device_info(dev)?;
@@ -305,7 +317,7 @@ unsafe fn call_ctx(stream: cu::CUstream) -> Result<Ctx> {
                 "compute capability {major}.{minor}: blasst needs 8.0 or newer"
             )));
         }
-        Ok(Ctx {
+        let c = Ctx {
             id,
             device: dev,
             arch: arch.clone(),
@@ -313,8 +325,16 @@ unsafe fn call_ctx(stream: cu::CUstream) -> Result<Ctx> {
             clusters: major >= 9 && cluster_merge_enabled(),
             max_smem: max_smem.max(0) as usize,
             shape: info.shape(),
-        })
+        };
+        LAST_CTX.set(Some((ctx as usize, c.clone())));
+        Ok(c)
     }
+}
+
+thread_local! {
+    /// The context this thread's last call ran in (handle, and what `call_ctx` made of it): a
+    /// call in the same context then asks the driver only for the current context and its ID.
+    static LAST_CTX: std::cell::RefCell<Option<(usize, Ctx)>> = const { std::cell::RefCell::new(None) };
 }
 
 /// A stream operation of a call failed with `e`. If `stream` belongs to another context than
@@ -765,22 +785,25 @@ pub fn prefill_sm90_smem(head_dim: usize) -> usize {
     (128 + 2 * slots * keys) * head_dim * 2 + 1024
 }
 
-/// Whether the diagnostic switch `var` (`BLASST_PREFILL_KERNEL`, `BLASST_DECODE_KERNEL`) is
-/// `mma`: Hopper then runs the portable mma.sync kernel, which makes the same decisions. Read
-/// at every call, so a benchmark can compare both kernels in one process.
-fn mma_forced(var: &str) -> bool {
-    std::env::var(var).is_ok_and(|v| v.eq_ignore_ascii_case("mma"))
+/// Whether the diagnostic switch (`BLASST_PREFILL_KERNEL`, `BLASST_DECODE_KERNEL`) is `mma`:
+/// Hopper then runs the portable mma.sync kernel, which makes the same decisions. Read once per
+/// process, or at every call with `BLASST_LIVE_SWITCHES=1` (`crate::switches`), so that a
+/// benchmark can compare both kernels in one process.
+fn mma_forced(switch: &crate::switches::Switch) -> bool {
+    switch.test(|v| v.is_some_and(|v| v.eq_ignore_ascii_case("mma")))
 }
 
 /// Whether prefill runs the wgmma kernel: on sm_90a, unless `BLASST_PREFILL_KERNEL=mma`.
 fn use_sm90_prefill(arch: &str) -> bool {
-    arch == "sm_90a" && !mma_forced("BLASST_PREFILL_KERNEL")
+    arch == "sm_90a" && !mma_forced(&crate::switches::PREFILL_KERNEL)
 }
 
 /// Whether decode runs kernels/decode_sm90.cu: on sm_90a for up to `decode90_max_rows` packed
 /// rows, unless `BLASST_DECODE_KERNEL=mma`.
 pub(crate) fn use_sm90_decode(sm90a: bool, block_m: u32, head_dim: usize) -> bool {
-    sm90a && block_m <= nvrtc::decode90_max_rows(head_dim) && !mma_forced("BLASST_DECODE_KERNEL")
+    sm90a
+        && block_m <= nvrtc::decode90_max_rows(head_dim)
+        && !mma_forced(&crate::switches::DECODE_KERNEL)
 }
 
 /// The decode row tile (packed rows: query tokens x query heads per KV head) of a call of `rows`
