@@ -14,16 +14,6 @@ use blasst::synth::{self, Rng};
 use common::*;
 use half::{bf16, f16};
 
-fn gpu() -> bool {
-    match blasst::cuda::probe() {
-        Ok(()) => true,
-        Err(e) => {
-            println!("skipped: no CUDA device ({})", e.message());
-            false
-        }
-    }
-}
-
 fn seed() -> u64 {
     let s = std::env::var("BLASST_TEST_SEED")
         .ok()

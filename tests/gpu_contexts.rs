@@ -13,16 +13,6 @@ use common::*;
 use cudarc::driver::sys as cu;
 use half::bf16;
 
-fn gpu() -> bool {
-    match blasst::cuda::probe() {
-        Ok(()) => true,
-        Err(e) => {
-            println!("skipped: no CUDA device ({})", e.message());
-            false
-        }
-    }
-}
-
 /// A prefill call and a decode call (KV splits, no workspace passed: the call allocates it
 /// stream-ordered on its stream), both skipping tiles.
 fn calls() -> Vec<(&'static str, Built, f32)> {

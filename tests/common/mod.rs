@@ -620,6 +620,18 @@ pub fn same_bits(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
+/// Whether a CUDA device can run the GPU tests; without one, says "skipped" (the GPU tests pass
+/// on machines without a GPU).
+pub fn gpu() -> bool {
+    match blasst::cuda::probe() {
+        Ok(()) => true,
+        Err(e) => {
+            println!("skipped: no CUDA device ({})", e.message());
+            false
+        }
+    }
+}
+
 /// Asserts that a driver call the test makes succeeded.
 pub fn ok(r: cu::CUresult, what: &str) {
     assert_eq!(r, cu::CUresult::CUDA_SUCCESS, "{what}");
