@@ -319,8 +319,9 @@ enum blasst_status blasst_attn_run(const struct blasst_attn_params *p, void *cud
 
 /**
  * Bytes of workspace the call needs (0 when none); `*bytes` is written on success only. For a
- * CUDA decode call the size is for the current context's GPU (the plan's KV splits fill one
- * wave of its multiprocessors): ask on the GPU the call runs on. It does not depend on
+ * CUDA decode call the size is for the current context's GPU (device 0's if none is current;
+ * no context is made current): the plan's KV splits fill one wave of its multiprocessors, so
+ * ask on the GPU the call runs on. It does not depend on
  * `threshold_scale_factor` (the larger of the dense and the skip plan's needs), so one size per
  * shape serves dense calls, skip calls and the calibration sweep.
  */
@@ -328,7 +329,8 @@ enum blasst_status blasst_attn_workspace_size(const struct blasst_attn_params *p
 
 /**
  * The plan the call runs with (block sizes, KV order, splits). `out->struct_size` is set. A
- * CUDA decode call's KV splits are made for the current context's GPU (needs the driver:
+ * CUDA decode call's KV splits are made for the current context's GPU (device 0's if none is
+ * current; no context is made current; needs the driver:
  * BLASST_ERROR_NO_DEVICE without one); pass the plan to a CPU call (`params.plan`) to
  * reproduce that GPU's skip decisions. A CPU call's default plan is an H100/H200's. A dense
  * call's decode splits can differ from a skip call's of the same shape (on Hopper at d = 128,
@@ -345,7 +347,8 @@ enum blasst_status blasst_attn_plan(const struct blasst_attn_params *p,
  * fp32 natural-log LSE (-inf: empty part), `v_out` [num_rows][num_heads][head_dim] of `dtype`,
  * `s_out` [num_rows][num_heads] or NULL. Rows whose parts are all -inf get zeros and -inf.
  * Device BLASST_DEVICE_CPU runs on host memory (f32, f16, bf16); BLASST_DEVICE_CUDA runs one
- * kernel on `cuda_stream` over device memory (f16, bf16; head_dim 64, 128 or 256).
+ * kernel on `cuda_stream` over device memory (f16, bf16; head_dim 64, 128 or 256), in the
+ * context `blasst_attn_run` would use.
  */
 enum blasst_status blasst_merge_states(uint32_t device,
                                        uint32_t dtype,
@@ -364,7 +367,8 @@ enum blasst_status blasst_merge_states(uint32_t device,
  * ignored) that counts, for each of `num_lambdas` (1..32) candidate lambdas (> 0), the tiles
  * its skip test would skip (`skipped[i]`) out of `*visited` tiles, evaluated against the dense
  * running maximum. Counters are added to and live where the call's device is (device memory
- * for BLASST_DEVICE_CUDA). For lambda <= 1 the counts equal what separate runs with that
+ * for BLASST_DEVICE_CUDA, which runs on `cuda_stream` in the context `blasst_attn_run` would
+ * use). For lambda <= 1 the counts equal what separate runs with that
  * threshold measure; for lambda > 1 they may differ (a skip run can skip a tile that would have
  * raised a running maximum).
  */

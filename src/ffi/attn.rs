@@ -58,8 +58,9 @@ pub unsafe extern "C" fn blasst_attn_run(
 }
 
 /// Bytes of workspace the call needs (0 when none); `*bytes` is written on success only. For a
-/// CUDA decode call the size is for the current context's GPU (the plan's KV splits fill one
-/// wave of its multiprocessors): ask on the GPU the call runs on. It does not depend on
+/// CUDA decode call the size is for the current context's GPU (device 0's if none is current;
+/// no context is made current): the plan's KV splits fill one wave of its multiprocessors, so
+/// ask on the GPU the call runs on. It does not depend on
 /// `threshold_scale_factor` (the larger of the dense and the skip plan's needs), so one size per
 /// shape serves dense calls, skip calls and the calibration sweep.
 #[unsafe(no_mangle)]
@@ -76,7 +77,8 @@ pub unsafe extern "C" fn blasst_attn_workspace_size(
 }
 
 /// The plan the call runs with (block sizes, KV order, splits). `out->struct_size` is set. A
-/// CUDA decode call's KV splits are made for the current context's GPU (needs the driver:
+/// CUDA decode call's KV splits are made for the current context's GPU (device 0's if none is
+/// current; no context is made current; needs the driver:
 /// BLASST_ERROR_NO_DEVICE without one); pass the plan to a CPU call (`params.plan`) to
 /// reproduce that GPU's skip decisions. A CPU call's default plan is an H100/H200's. A dense
 /// call's decode splits can differ from a skip call's of the same shape (on Hopper at d = 128,
@@ -101,7 +103,8 @@ pub unsafe extern "C" fn blasst_attn_plan(
 /// fp32 natural-log LSE (-inf: empty part), `v_out` [num_rows][num_heads][head_dim] of `dtype`,
 /// `s_out` [num_rows][num_heads] or NULL. Rows whose parts are all -inf get zeros and -inf.
 /// Device BLASST_DEVICE_CPU runs on host memory (f32, f16, bf16); BLASST_DEVICE_CUDA runs one
-/// kernel on `cuda_stream` over device memory (f16, bf16; head_dim 64, 128 or 256).
+/// kernel on `cuda_stream` over device memory (f16, bf16; head_dim 64, 128 or 256), in the
+/// context `blasst_attn_run` would use.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn blasst_merge_states(
     device: u32,

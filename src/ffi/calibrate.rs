@@ -11,7 +11,8 @@ use std::path::Path;
 /// ignored) that counts, for each of `num_lambdas` (1..32) candidate lambdas (> 0), the tiles
 /// its skip test would skip (`skipped[i]`) out of `*visited` tiles, evaluated against the dense
 /// running maximum. Counters are added to and live where the call's device is (device memory
-/// for BLASST_DEVICE_CUDA). For lambda <= 1 the counts equal what separate runs with that
+/// for BLASST_DEVICE_CUDA, which runs on `cuda_stream` in the context `blasst_attn_run` would
+/// use). For lambda <= 1 the counts equal what separate runs with that
 /// threshold measure; for lambda > 1 they may differ (a skip run can skip a tile that would have
 /// raised a running maximum).
 #[unsafe(no_mangle)]
