@@ -12,6 +12,8 @@ import torch
 # between calls to compare kernels in one process; the library reads them once per process
 # unless this is set before its first call (src/switches.rs).
 os.environ.setdefault("BLASST_LIVE_SWITCHES", "1")
+if os.environ["BLASST_LIVE_SWITCHES"] != "1":
+    raise RuntimeError("the benchmark scripts switch kernels between calls: BLASST_LIVE_SWITCHES must be 1")
 
 BF16, F16 = 1, 0
 CUDA = 0
