@@ -36,7 +36,10 @@ fn main() {
         unsafe { cu::cuCtxCreate_v4(&mut own, std::ptr::null_mut(), 0, dev) },
         "cuCtxCreate",
     );
-    println!("primary context {:#x}, created context {:#x}", primary as usize, own as usize);
+    println!(
+        "primary context {:#x}, created context {:#x}",
+        primary as usize, own as usize
+    );
     // In the created context (current after cuCtxCreate): one word of 0x11111111 in each kind.
     let mut plain = 0;
     ok(unsafe { cu::cuMemAlloc_v2(&mut plain, 4096) }, "cuMemAlloc");
@@ -48,7 +51,11 @@ fn main() {
     let mut managed = 0;
     ok(
         unsafe {
-            cu::cuMemAllocManaged(&mut managed, 4096, cu::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL as u32)
+            cu::cuMemAllocManaged(
+                &mut managed,
+                4096,
+                cu::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL as u32,
+            )
         },
         "cuMemAllocManaged",
     );
@@ -59,13 +66,26 @@ fn main() {
         );
     }
     ok(unsafe { cu::cuCtxSynchronize() }, "cuCtxSynchronize");
-    let kinds = [("managed", managed), ("pool", pooled), ("cuMemAlloc", plain)];
+    let kinds = [
+        ("managed", managed),
+        ("pool", pooled),
+        ("cuMemAlloc", plain),
+    ];
     for (name, p) in kinds {
-        println!("{name:10} {p:#x}: CONTEXT attribute (created current) {:?}", ctx_of(p));
+        println!(
+            "{name:10} {p:#x}: CONTEXT attribute (created current) {:?}",
+            ctx_of(p)
+        );
     }
-    ok(unsafe { cu::cuCtxSetCurrent(primary) }, "cuCtxSetCurrent(primary)");
+    ok(
+        unsafe { cu::cuCtxSetCurrent(primary) },
+        "cuCtxSetCurrent(primary)",
+    );
     for (name, p) in kinds {
-        println!("{name:10} {p:#x}: CONTEXT attribute (primary current) {:?}", ctx_of(p));
+        println!(
+            "{name:10} {p:#x}: CONTEXT attribute (primary current) {:?}",
+            ctx_of(p)
+        );
     }
     // A kernel in the primary context: out[0] = *src.
     let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry rd(.param .u64 src, .param .u64 out) {\n .reg .b64 %a<3>;\n .reg .b32 %v;\n ld.param.u64 %a1, [src];\n ld.param.u64 %a2, [out];\n ld.global.u32 %v, [%a1];\n st.global.u32 [%a2], %v;\n ret;\n}\n\0";
@@ -105,7 +125,9 @@ fn main() {
         let s = unsafe { cu::cuCtxSynchronize() };
         let mut v = 0u32;
         let c = unsafe { cu::cuMemcpyDtoH_v2((&mut v as *mut u32).cast(), out, 4) };
-        println!("{name:10}: read from the primary context: launch {r:?}, sync {s:?}, copy {c:?}, value {v:#x}");
+        println!(
+            "{name:10}: read from the primary context: launch {r:?}, sync {s:?}, copy {c:?}, value {v:#x}"
+        );
         if s != cu::CUresult::CUDA_SUCCESS {
             println!("the primary context is lost; stopping");
             return;
