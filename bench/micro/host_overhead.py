@@ -2,7 +2,11 @@
 short to hide it): small decode and prefill calls issued back to back without waiting, so the
 host is the bottleneck and wall time per call is the host's cost. Several library builds in
 turn (rounds, median per build), e.g. before and after a change to the host checks. bf16,
-d = 128. Usage: python3 bench/micro/host_overhead.py LIB [LIB...]"""
+d = 128. Usage: python3 bench/micro/host_overhead.py LIB [LIB...]
+The times include ctypes, and a call whose kernel runs longer than its host path is bound by the
+GPU instead (this script's prefill row read 9.7 us and 16.3 us with one library in runs 153-154):
+examples/host_cost.rs times the host path in Rust, in bursts the launch queue absorbs, next to a
+bare launch (bench/RESULTS.md, session 23)."""
 import os
 import statistics
 import sys
