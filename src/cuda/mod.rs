@@ -28,11 +28,7 @@ pub fn probe() -> Result<()> {
                     "no CUDA driver: libcuda.so.1 could not be loaded (is an NVIDIA driver installed?)".into(),
                 ));
             }
-            if !nvrtc::available() {
-                return Err(Error::NoDevice(
-                    "no NVRTC: libnvrtc.so.13 could not be loaded (install the CUDA runtime compiler, e.g. the nvidia-cuda-nvrtc wheel, and put it on LD_LIBRARY_PATH)".into(),
-                ));
-            }
+            nvrtc::require()?;
             // SAFETY: the driver library is present.
             let r = unsafe { cu::cuInit(0) };
             if r != cu::CUresult::CUDA_SUCCESS {
@@ -185,14 +181,13 @@ pub fn gpu_shape() -> Result<GpuShape> {
 pub unsafe fn gpu_shape_on(stream: *mut c_void) -> Result<GpuShape> {
     probe()?;
     let stream = stream as cu::CUstream;
-    let mut ctx: cu::CUcontext = std::ptr::null_mut();
-    check(unsafe { cu::cuCtxGetCurrent(&mut ctx) }, "cuCtxGetCurrent")?;
-    if ctx.is_null() && !stream_object(stream) {
+    let current = current_handle()?;
+    if current.is_null() && !stream_object(stream) {
         let mut dev = 0;
         check(unsafe { cu::cuDeviceGet(&mut dev, 0) }, "cuDeviceGet(0)")?;
         return Ok(device_info(dev)?.shape());
     }
-    Ok(unsafe { call_ctx(stream)? }.shape)
+    Ok(unsafe { ctx_from(current, stream)? }.shape)
 }
 
 /// The decode kernel a call of `block_m` packed rows at `head_dim` runs on a GPU like `sm90a`,
@@ -271,9 +266,22 @@ fn stream_object(stream: cu::CUstream) -> bool {
 /// # Safety
 /// `stream` is NULL, a special default-stream handle or a live stream.
 unsafe fn call_ctx(stream: cu::CUstream) -> Result<Ctx> {
+    unsafe { ctx_from(current_handle()?, stream) }
+}
+
+/// The calling thread's current context handle (NULL: none).
+fn current_handle() -> Result<cu::CUcontext> {
     let mut ctx: cu::CUcontext = std::ptr::null_mut();
+    check(unsafe { cu::cuCtxGetCurrent(&mut ctx) }, "cuCtxGetCurrent")?;
+    Ok(ctx)
+}
+
+/// `call_ctx`, with the thread's current context `ctx` (NULL: none) already asked.
+///
+/// # Safety
+/// As `call_ctx`.
+unsafe fn ctx_from(mut ctx: cu::CUcontext, stream: cu::CUstream) -> Result<Ctx> {
     unsafe {
-        check(cu::cuCtxGetCurrent(&mut ctx), "cuCtxGetCurrent")?;
         if ctx.is_null() {
             if stream_object(stream) {
                 check_with(cu::cuStreamGetCtx(stream, &mut ctx), || {

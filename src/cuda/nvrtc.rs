@@ -248,6 +248,17 @@ pub fn available() -> bool {
     unsafe { nv::is_culib_present() }
 }
 
+/// `available`, as the error every path that needs NVRTC returns without it.
+pub(crate) fn require() -> Result<()> {
+    if available() {
+        Ok(())
+    } else {
+        Err(Error::NoDevice(
+            "no NVRTC: libnvrtc.so.13 could not be loaded (install the CUDA runtime compiler, e.g. the nvidia-cuda-nvrtc wheel, and put it on LD_LIBRARY_PATH)".into(),
+        ))
+    }
+}
+
 fn check(r: nv::nvrtcResult, what: &str) -> Result<()> {
     if r == nv::nvrtcResult::NVRTC_SUCCESS {
         Ok(())
@@ -440,11 +451,7 @@ pub fn precompile(arch: &str, filter: &str) -> Result<Vec<(String, Precompiled)>
             "no cache directory: set BLASST_CACHE_DIR (or HOME)"
         ));
     }
-    if !available() {
-        return Err(Error::NoDevice(
-            "no NVRTC: libnvrtc.so.13 could not be loaded (install the CUDA runtime compiler, e.g. the nvidia-cuda-nvrtc wheel, and put it on LD_LIBRARY_PATH)".into(),
-        ));
-    }
+    require()?;
     let jobs: Vec<Variant> = Variant::all()
         .into_iter()
         .filter(|v| v.supports(arch) && v.name().contains(filter))
