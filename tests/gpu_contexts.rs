@@ -34,22 +34,16 @@ struct OwnContext {
 
 impl OwnContext {
     fn new() -> Self {
-        let (mut dev, mut ctx, mut stream) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+        let (mut dev, mut ctx) = (0, std::ptr::null_mut());
         ok(unsafe { cu::cuDeviceGet(&mut dev, 0) }, "cuDeviceGet");
         ok(
             unsafe { cu::cuCtxCreate_v4(&mut ctx, std::ptr::null_mut(), 0, dev) },
             "cuCtxCreate",
         );
-        ok(
-            unsafe {
-                cu::cuStreamCreate(
-                    &mut stream,
-                    cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,
-                )
-            },
-            "cuStreamCreate",
-        );
-        OwnContext { ctx, stream }
+        OwnContext {
+            ctx,
+            stream: new_stream(),
+        }
     }
 }
 
@@ -68,16 +62,6 @@ fn current() -> cu::CUcontext {
     let mut c = std::ptr::null_mut();
     ok(unsafe { cu::cuCtxGetCurrent(&mut c) }, "cuCtxGetCurrent");
     c
-}
-
-fn primary() -> cu::CUcontext {
-    let (mut dev, mut ctx) = (0, std::ptr::null_mut());
-    ok(unsafe { cu::cuDeviceGet(&mut dev, 0) }, "cuDeviceGet");
-    ok(
-        unsafe { cu::cuDevicePrimaryCtxRetain(&mut ctx, dev) },
-        "cuDevicePrimaryCtxRetain",
-    );
-    ctx
 }
 
 /// A new thread with no current context gets a stream of a context created for it: its calls
@@ -125,7 +109,7 @@ fn a_thread_without_a_current_context_runs_in_its_streams_context() {
             })
             .unwrap_or_else(|e| panic!("{label}: {}", e.message()));
             assert!(
-                same_bits(&got.o, &w.o) && same_bits(&got.lse, &w.lse) && got.stats == w.stats,
+                same_out(&got, w),
                 "{label}: differs from the primary context's call"
             );
             println!(
@@ -148,7 +132,7 @@ fn a_stream_of_another_context_is_refused_and_named() {
     }
     std::thread::spawn(|| {
         let own = OwnContext::new();
-        ok(unsafe { cu::cuCtxSetCurrent(primary()) }, "cuCtxSetCurrent");
+        use_device(0);
         for (label, bt, f) in calls() {
             let refused = std::cell::Cell::new(false);
             let out = run_gpu_with::<bf16>(&bt, f, &|p| {

@@ -124,10 +124,6 @@ fn run_on(call: &Call, stream: cu::CUstream) -> RunOut {
     r.unwrap_or_else(|e| panic!("{}: {}", call.label, e.message()))
 }
 
-fn same(a: &RunOut, b: &RunOut) -> bool {
-    same_bits(&a.o, &b.o) && same_bits(&a.lse, &b.lse) && a.stats == b.stats
-}
-
 /// Eight threads start together, each on its own stream, and make every call twice in its own
 /// order, so that first uses (compile, load) of each variant overlap other threads' compiles
 /// and launches. Every result equals, bit for bit, the same call made alone afterwards, whose
@@ -145,19 +141,10 @@ fn threads_calling_at_once_from_a_cold_start_get_the_serial_results() {
             .map(|t| {
                 let (calls, start) = (&calls, &start);
                 s.spawn(move || {
-                    let mut stream: cu::CUstream = std::ptr::null_mut();
                     // A thread starts with no current context: the first blasst call makes the
                     // device's primary context current, as the CUDA runtime would.
                     blasst::cuda::DeviceBuffer::new(1).unwrap();
-                    ok(
-                        unsafe {
-                            cu::cuStreamCreate(
-                                &mut stream,
-                                cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,
-                            )
-                        },
-                        "cuStreamCreate",
-                    );
+                    let stream = new_stream();
                     start.wait();
                     let mut out = vec![];
                     // Each thread its own order: forwards from its own start, then backwards.
@@ -199,7 +186,7 @@ fn threads_calling_at_once_from_a_cold_start_get_the_serial_results() {
     for (t, out) in results.iter().enumerate() {
         for (i, r) in out {
             assert!(
-                same(r, &alone[*i]),
+                same_out(r, &alone[*i]),
                 "thread {t}, {}: differs from the call made alone",
                 calls[*i].label
             );
@@ -249,19 +236,8 @@ fn calls_after_a_device_reset_load_their_kernels_again() {
     assert_ne!(id0, id1, "the reset context kept its ID");
     for (c, b) in picked.iter().zip(&before) {
         let a = run_on(c, null);
-        assert!(same(&a, b), "{}: differs after the reset", c.label);
+        assert!(same_out(&a, b), "{}: differs after the reset", c.label);
     }
-}
-
-/// Makes device `dev`'s primary context current on this thread (what `cudaSetDevice` does).
-fn use_device(dev: i32) {
-    let (mut d, mut ctx) = (0, std::ptr::null_mut());
-    ok(unsafe { cu::cuDeviceGet(&mut d, dev) }, "cuDeviceGet");
-    ok(
-        unsafe { cu::cuDevicePrimaryCtxRetain(&mut ctx, d) },
-        "cuDevicePrimaryCtxRetain",
-    );
-    ok(unsafe { cu::cuCtxSetCurrent(ctx) }, "cuCtxSetCurrent");
 }
 
 /// Several GPUs in one process (skipped with one): a thread per GPU, with that GPU current, gets
@@ -299,7 +275,7 @@ fn each_gpu_runs_its_own_calls_and_refuses_another_gpus_memory() {
     });
     for (dev, outs) in per_gpu.iter().enumerate().skip(1) {
         for ((c, a), b) in picked.iter().zip(outs).zip(&per_gpu[0]) {
-            assert!(same(a, b), "GPU {dev}, {}: differs from GPU 0", c.label);
+            assert!(same_out(a, b), "GPU {dev}, {}: differs from GPU 0", c.label);
         }
     }
     println!("{n_dev} GPUs: the same bits for {} calls", picked.len());
@@ -330,7 +306,10 @@ fn each_gpu_runs_its_own_calls_and_refuses_another_gpus_memory() {
     })
     .unwrap();
     assert!(refused.get());
-    assert!(same(&run_on(call, std::ptr::null_mut()), &per_gpu[0][1]));
+    assert!(same_out(
+        &run_on(call, std::ptr::null_mut()),
+        &per_gpu[0][1]
+    ));
     use_device(1);
     drop(elsewhere);
     use_device(0);
@@ -449,7 +428,10 @@ fn q_from_every_kind_of_allocation_is_accepted() {
         })
         .unwrap_or_else(|e| panic!("{kind}: {}", e.message()));
         println!("{kind}: device ordinal {ordinal} ({r:?}), accepted");
-        assert!(same(&out, &plain), "{kind}: differs from the plain call");
+        assert!(
+            same_out(&out, &plain),
+            "{kind}: differs from the plain call"
+        );
         free();
     }
 }

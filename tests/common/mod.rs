@@ -576,15 +576,8 @@ pub fn run_in_graph(p: &AttnParams, workspace: bool) -> blasst::Result<()> {
     if let Some(w) = &ws {
         (p.workspace, p.workspace_size) = (w.ptr(), bytes);
     }
+    let stream = new_stream();
     unsafe {
-        let mut stream: cu::CUstream = std::ptr::null_mut();
-        ok(
-            cu::cuStreamCreate(
-                &mut stream,
-                cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,
-            ),
-            "cuStreamCreate",
-        );
         ok(
             cu::cuStreamBeginCapture_v2(
                 stream,
@@ -618,6 +611,37 @@ pub fn run_in_graph(p: &AttnParams, workspace: bool) -> blasst::Result<()> {
 /// Whether two outputs are equal bit for bit.
 pub fn same_bits(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// Whether two runs gave the same output and LSE bit for bit, and the same skip counts.
+pub fn same_out(a: &RunOut, b: &RunOut) -> bool {
+    same_bits(&a.o, &b.o) && same_bits(&a.lse, &b.lse) && a.stats == b.stats
+}
+
+/// A new non-blocking stream of the current context.
+pub fn new_stream() -> cu::CUstream {
+    let mut stream: cu::CUstream = std::ptr::null_mut();
+    ok(
+        unsafe {
+            cu::cuStreamCreate(
+                &mut stream,
+                cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,
+            )
+        },
+        "cuStreamCreate",
+    );
+    stream
+}
+
+/// Makes device `dev`'s primary context current on this thread (what `cudaSetDevice` does).
+pub fn use_device(dev: i32) {
+    let (mut d, mut ctx) = (0, std::ptr::null_mut());
+    ok(unsafe { cu::cuDeviceGet(&mut d, dev) }, "cuDeviceGet");
+    ok(
+        unsafe { cu::cuDevicePrimaryCtxRetain(&mut ctx, d) },
+        "cuDevicePrimaryCtxRetain",
+    );
+    ok(unsafe { cu::cuCtxSetCurrent(ctx) }, "cuCtxSetCurrent");
 }
 
 /// Whether a CUDA device can run the GPU tests; without one, says "skipped" (the GPU tests pass
