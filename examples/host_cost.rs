@@ -7,6 +7,7 @@
 //! the call's pointers (the pointer check's query). bf16, d = 128, contiguous. GPU machine only:
 //! `cargo build --release --example host_cost`, carry `target/release/examples/host_cost`.
 use blasst::attn::{AttnParams, BLASST_DEVICE_CUDA, BLASST_DTYPE_BF16};
+use blasst::cpu::{Options, Shape, contiguous_params};
 use blasst::cuda::DeviceBuffer;
 use cudarc::driver::sys as cu;
 use std::ffi::c_void;
@@ -47,33 +48,22 @@ fn call(label: &'static str, (b, lq, lk, hq, hkv): (usize, usize, usize, usize, 
     let k = DeviceBuffer::new(b * lk * hkv * d * 2).unwrap();
     let v = DeviceBuffer::new(b * lk * hkv * d * 2).unwrap();
     let o = DeviceBuffer::new(b * lq * hq * d * 2).unwrap();
-    let mut p = AttnParams {
-        device: BLASST_DEVICE_CUDA,
-        dtype: BLASST_DTYPE_BF16,
-        batch_size: b as u32,
-        num_q_heads: hq as u32,
-        num_kv_heads: hkv as u32,
-        head_dim: d as u32,
-        max_seqlen_q: lq as u32,
-        max_seqlen_kv: lk as u32,
-        q: q.ptr(),
-        q_batch_stride: (lq * hq * d) as i64,
-        q_row_stride: (hq * d) as i64,
-        q_head_stride: d as i64,
-        k: k.ptr(),
-        k_batch_stride: (lk * hkv * d) as i64,
-        k_row_stride: (hkv * d) as i64,
-        k_head_stride: d as i64,
-        v: v.ptr(),
-        v_batch_stride: (lk * hkv * d) as i64,
-        v_row_stride: (hkv * d) as i64,
-        v_head_stride: d as i64,
-        o: o.ptr(),
-        o_batch_stride: (lq * hq * d) as i64,
-        o_row_stride: (hq * d) as i64,
-        o_head_stride: d as i64,
-        ..Default::default()
+    let shape = Shape {
+        batch: b,
+        seqlen_q: lq,
+        seqlen_kv: lk,
+        num_q_heads: hq,
+        num_kv_heads: hkv,
+        head_dim: d,
     };
+    let mut p = contiguous_params(
+        shape,
+        BLASST_DTYPE_BF16,
+        BLASST_DEVICE_CUDA,
+        &Options::default(),
+    )
+    .unwrap();
+    (p.q, p.k, p.v, p.o) = (q.ptr(), k.ptr(), v.ptr(), o.ptr());
     let ws_bytes = blasst::attn::workspace_size(&p).unwrap();
     let mut bufs = vec![q, k, v, o];
     if ws_bytes > 0 {
