@@ -61,9 +61,10 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
 /// 129-130, interleaved against two CTAs per SM): 1 x 128K (16 splits instead of 33) +2.0-2.2 %,
 /// 2 x 32K +1.2 %, 3 x 16K +1.9 %, 7-8 x 8K (2 splits instead of 4) +3.0-5.7 %; but plans of 3-4
 /// splits, which the Hopper kernel merges in clusters of that many CTAs, ran 35 % slower (4 x
-/// 16K, 4 splits), and 16 x 32K with 1 split moved +1.8 % on one GPU lease, -1.6 % on another
-/// and +1.5 % on a third (run 136, the same in six processes there), 0.994x PyTorch SDPA at
-/// best: those keep two CTAs per SM. Skip calls keep two CTAs per SM:
+/// 16K, 4 splits), and 16 x 32K with 1 split moved +1.8 % on one GPU lease, -1.6 % on another,
+/// +1.5 % on a third (run 136, the same in six processes there) and +0.55 % on a fourth (run
+/// 161, four processes), 0.990-0.997x PyTorch SDPA, never above it, and deeper pipelines did not
+/// help it (run 162): those keep two CTAs per SM. Skip calls keep two CTAs per SM:
 /// one CTA's decisions and V loads overlap the other's K stream (one per SM cost them 5-7 %), and
 /// so does the calibration sweep, which counts what skip calls would skip; paged calls too (one
 /// CTA per SM exposes each tile's block-table read: 5-6 % slower, session 7), and the other head
