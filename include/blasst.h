@@ -319,9 +319,10 @@ enum blasst_status blasst_attn_run(const struct blasst_attn_params *p, void *cud
 
 /**
  * Bytes of workspace the call needs (0 when none); `*bytes` is written on success only. For a
- * CUDA decode call the size is for the current context's GPU (device 0's if none is current;
- * no context is made current): the plan's KV splits fill one wave of its multiprocessors, so
- * ask on the GPU the call runs on. It does not depend on
+ * CUDA decode call the size is for the current context's GPU (the plan's KV splits fill one
+ * wave of its multiprocessors); with no context current, the largest that any GPU of the
+ * machine needs, so a size asked before a thread binds to its device serves every GPU (no
+ * context is made current). It does not depend on
  * `threshold_scale_factor` (the larger of the dense and the skip plan's needs), so one size per
  * shape serves dense calls, skip calls and the calibration sweep.
  */

@@ -68,7 +68,8 @@ fn current() -> cu::CUcontext {
 /// run in that context (its buffers live there; device 0's primary context, the choice without
 /// a stream, could not launch on that stream) and give the bits the same calls give in the
 /// primary context on the NULL stream, tiles skipped included; the call leaves the stream's
-/// context current.
+/// context current. A plan and a workspace size asked on that thread before any call leave it
+/// without a context; the size is the largest any GPU needs (device 0's on a one-GPU machine).
 #[test]
 fn a_thread_without_a_current_context_runs_in_its_streams_context() {
     if !gpu() {
@@ -81,17 +82,34 @@ fn a_thread_without_a_current_context_runs_in_its_streams_context() {
     for w in &want {
         assert!(w.stats[1] > 0 && w.stats[1] < w.stats[0], "{:?}", w.stats);
     }
-    std::thread::spawn(move || {
-        assert!(current().is_null(), "a new thread has no current context");
-        // A plan asked here (no stream) describes device 0 and leaves the thread unbound.
+    // The decode call's description (no memory behind it: plans and sizes read none).
+    let decode_params = || {
         let (_, decode, f) = &calls()[1];
         let mut p = decode.params;
         p.device = blasst::attn::BLASST_DEVICE_CUDA;
         p.threshold_scale_factor = *f;
         (p.q, p.k, p.v, p.o) = (0x10000 as _, 0x20000 as _, 0x30000 as _, 0x40000 as _);
+        p
+    };
+    use_device(0);
+    let ws_device0 = blasst::attn::workspace_size(&decode_params()).unwrap();
+    std::thread::spawn(move || {
+        assert!(current().is_null(), "a new thread has no current context");
+        // A plan asked here (no stream) describes device 0 and leaves the thread unbound.
+        let p = decode_params();
         let plan = blasst::attn::plan(&p).unwrap_or_else(|e| panic!("plan: {}", e.message()));
         assert!(plan.num_kv_splits > 1, "{plan:?}");
         assert!(current().is_null(), "blasst_attn_plan made a context current");
+        // A workspace size asked here is the largest any GPU needs: device 0's on one GPU.
+        let ws = blasst::attn::workspace_size(&p).unwrap();
+        let mut n_dev = 0;
+        ok(unsafe { cu::cuDeviceGetCount(&mut n_dev) }, "cuDeviceGetCount");
+        assert!(ws > 0 && ws >= ws_device0, "{ws} < {ws_device0}");
+        if n_dev == 1 {
+            assert_eq!(ws, ws_device0);
+        }
+        assert!(current().is_null(), "blasst_attn_workspace_size made a context current");
+        println!("workspace with no context current: {ws} bytes ({n_dev} GPU(s); device 0: {ws_device0})");
         let own = OwnContext::new(); // current on this thread, for the buffers
         for ((label, bt, f), w) in calls().iter().zip(&want) {
             let got = run_gpu_with::<bf16>(bt, *f, &|p| {

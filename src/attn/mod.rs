@@ -126,9 +126,11 @@ pub fn plan(p: &AttnParams) -> Result<AttnPlanInfo> {
 /// Bytes of device workspace the call needs for split-KV partial results (0 on the CPU and
 /// when the plan has one split). Partial outputs are fp32 `[splits][rows][heads][dim]`
 /// followed by fp32 LSEs `[splits][rows][heads]`. For a CUDA decode call the split count, and
-/// so the size, is made for the current context's GPU (its multiprocessors: `plan`); Hopper
-/// calls of 2-4 splits usually merge inside thread-block clusters and leave it untouched. The
-/// size does not depend on `threshold_scale_factor`: it is the larger of what the call needs
+/// so the size, is made for the current context's GPU (its multiprocessors: `plan`); with no
+/// context current, it is the largest that any GPU of the machine needs (`cuda::all_gpu_shapes`),
+/// so that a workspace sized before a thread binds to its device serves a call on any of them.
+/// Hopper calls of 2-4 splits usually merge inside thread-block clusters and leave it untouched.
+/// The size does not depend on `threshold_scale_factor`: it is the larger of what the call needs
 /// dense and with skipping (their decode plans can differ: `plan::dense_one_cta_per_sm`), so a
 /// workspace sized once per shape serves dense calls, skip calls and the calibration sweep.
 pub fn workspace_size(p: &AttnParams) -> Result<usize> {
@@ -136,19 +138,43 @@ pub fn workspace_size(p: &AttnParams) -> Result<usize> {
     if d.device == Device::Cpu {
         return Ok(0);
     }
+    if plan::is_decode(d.max_lq, d.group)
+        && let Some(gpus) = crate::cuda::all_gpu_shapes()?
+    {
+        return Ok(workspace_on_any(&d, &gpus));
+    }
+    Ok(workspace_for(&d))
+}
+
+/// The most workspace the call `d` needs on any of `gpus` (its default plans made for each).
+fn workspace_on_any(d: &Desc, gpus: &[crate::cuda::GpuShape]) -> usize {
+    gpus.iter()
+        .map(|&gpu| {
+            let on = Desc { gpu, ..d.clone() };
+            workspace_for(&Desc {
+                plan: plan::default_plan(&on),
+                ..on
+            })
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The workspace of the call `d` on its GPU (`d.gpu`, `d.plan`).
+fn workspace_for(d: &Desc) -> usize {
     // A CUDA call runs its default plan (plan::effective_plan), so the other plan is the default
     // one of the same call with the factor on or off.
     let other = plan::default_plan(&Desc {
         factor: if d.factor == 0.0 { 1.0 } else { 0.0 },
-        ..d
+        ..d.clone()
     });
     let splits = d.plan.num_kv_splits.max(other.num_kv_splits) as usize;
     if splits <= 1 {
-        return Ok(0);
+        return 0;
     }
     let rows = d.batch * d.max_lq;
     let per_split = rows * d.hq * (d.head_dim + 1) * 4;
-    Ok(per_split * splits)
+    per_split * splits
 }
 
 /// The calibration sweep (SPEC section 6): one dense pass (the output is written as by a
@@ -224,5 +250,50 @@ pub unsafe fn calibrate_sweep(
                 },
             )
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cuda::GpuShape;
+
+    #[test]
+    fn a_workspace_asked_with_no_context_current_serves_every_gpu() {
+        // A decode call's KV splits fill one wave of the GPU's CTA slots, so an H100/H200, an
+        // A100-like GPU (108 multiprocessors of 164 KB, the portable kernel) and a small GPU
+        // need different workspaces for the same call; asked with no context current, the size
+        // is the largest of them.
+        let h200 = GpuShape::nominal();
+        let a100 = GpuShape {
+            sms: 108,
+            sm90a: false,
+            smem_per_sm: 164 * 1024,
+        };
+        let small = GpuShape {
+            sms: 16,
+            sm90a: false,
+            smem_per_sm: 100 * 1024,
+        };
+        for (b, lk) in [(1, 131072), (4, 16384), (16, 32768)] {
+            for factor in [0.0, 1.0] {
+                let mut d = test_desc(b, 32, 8, 1, lk);
+                d.factor = factor;
+                d.plan = default_plan(&d);
+                let each: Vec<usize> = [h200, a100, small]
+                    .iter()
+                    .map(|&gpu| workspace_on_any(&d, &[gpu]))
+                    .collect();
+                // On its own GPU (test_desc's is an H100/H200) the size is the call's own.
+                assert_eq!(each[0], workspace_for(&d), "{b}x{lk} factor {factor}");
+                let all = workspace_on_any(&d, &[small, h200, a100]);
+                assert_eq!(all, *each.iter().max().unwrap(), "{b}x{lk} factor {factor}");
+                if b == 1 {
+                    // One sequence: every GPU splits, by its own multiprocessor count.
+                    assert!(each.iter().all(|&n| n > 0), "{each:?}");
+                    assert!(each[0] != each[1] && each[1] != each[2], "{each:?}");
+                }
+            }
+        }
     }
 }

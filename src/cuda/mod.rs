@@ -190,6 +190,32 @@ pub unsafe fn gpu_shape_on(stream: *mut c_void) -> Result<GpuShape> {
     Ok(unsafe { ctx_from(current, stream)? }.shape)
 }
 
+/// With no context current, the distinct shapes of every GPU of the machine (a call could run
+/// on any of them: `attn::workspace_size` sizes for the largest); with one current, None (calls
+/// run on its GPU). Asks no context to be made current.
+pub fn all_gpu_shapes() -> Result<Option<Vec<GpuShape>>> {
+    probe()?;
+    if !current_handle()?.is_null() {
+        return Ok(None);
+    }
+    let mut n = 0;
+    // SAFETY: out-pointer to a local; the driver is initialised by probe.
+    check(unsafe { cu::cuDeviceGetCount(&mut n) }, "cuDeviceGetCount")?;
+    let mut shapes: Vec<GpuShape> = Vec::new();
+    for i in 0..n {
+        let mut dev = 0;
+        // SAFETY: as above, an ordinal below the count the driver gave.
+        check_with(unsafe { cu::cuDeviceGet(&mut dev, i) }, || {
+            format!("cuDeviceGet({i})")
+        })?;
+        let shape = device_info(dev)?.shape();
+        if !shapes.contains(&shape) {
+            shapes.push(shape);
+        }
+    }
+    Ok(Some(shapes))
+}
+
 /// The decode kernel a call of `block_m` packed rows at `head_dim` runs on a GPU like `sm90a`,
 /// as the launch, the plan's CTA count and the occupancy report all see it.
 struct DecodeKernel {
