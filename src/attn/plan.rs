@@ -63,7 +63,7 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
 /// splits, which the Hopper kernel merges in clusters of that many CTAs, ran 35 % slower (4 x
 /// 16K, 4 splits), and 16 x 32K with 1 split moved +1.8 % on one GPU lease, -1.6 % on another,
 /// +1.5 % on a third (run 136, the same in six processes there) and +0.55 % on a fourth (run
-/// 161, four processes), 0.990-0.997x PyTorch SDPA, never above it, and deeper pipelines did not
+/// 161, four processes), 0.979-0.997x PyTorch SDPA, never above it, and deeper pipelines did not
 /// help it (run 162): those keep two CTAs per SM. Skip calls keep two CTAs per SM:
 /// one CTA's decisions and V loads overlap the other's K stream (one per SM cost them 5-7 %), and
 /// so does the calibration sweep, which counts what skip calls would skip; paged calls too (one
