@@ -183,11 +183,12 @@ fn output_may_overwrite_the_queries() {
                 run_gpu::<bf16>(&bt, factor).unwrap_or_else(|e| panic!("{c:?}: {}", e.message()));
             let same = run_gpu_in_place::<bf16>(&bt, factor).unwrap();
             assert!(
-                same_bits(&apart.o, &same.o) && same_bits(&apart.lse, &same.lse),
-                "{c:?} factor {factor}: in place differs (splits {})",
-                apart.plan.num_kv_splits
+                same_out(&apart, &same),
+                "{c:?} factor {factor}: in place differs (splits {}, stats {:?} vs {:?})",
+                apart.plan.num_kv_splits,
+                apart.stats,
+                same.stats
             );
-            assert_eq!(apart.stats, same.stats, "{c:?} factor {factor}");
             skipped += apart.stats[1];
         }
     }

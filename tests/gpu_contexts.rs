@@ -17,12 +17,18 @@ use half::bf16;
 /// stream-ordered on its stream), both skipping tiles.
 fn calls() -> Vec<(&'static str, Built, f32)> {
     let prefill = structured_case((700, 1500, 8, 2, 128, false, 0.2, Layout::Bshd), 7, 70);
+    vec![("prefill", prefill, factor(1500)), decode_call()]
+}
+
+/// The decode call of `calls`.
+fn decode_call() -> (&'static str, Built, f32) {
     let decode = structured_case((1, 9000, 32, 8, 128, false, 0.2, Layout::Bshd), 8, 71);
-    let factor = |lk: f64| ((-8.0f64).exp() * lk) as f32;
-    vec![
-        ("prefill", prefill, factor(1500.0)),
-        ("decode", decode, factor(9000.0)),
-    ]
+    ("decode", decode, factor(9000))
+}
+
+/// lambda = e^-8 at KV length `lk`.
+fn factor(lk: usize) -> f32 {
+    ((-8.0f64).exp() * lk as f64) as f32
 }
 
 /// A context created on GPU 0 (current on this thread after the call) and a stream of it,
@@ -84,10 +90,10 @@ fn a_thread_without_a_current_context_runs_in_its_streams_context() {
     }
     // The decode call's description (no memory behind it: plans and sizes read none).
     let decode_params = || {
-        let (_, decode, f) = &calls()[1];
+        let (_, decode, f) = decode_call();
         let mut p = decode.params;
         p.device = blasst::attn::BLASST_DEVICE_CUDA;
-        p.threshold_scale_factor = *f;
+        p.threshold_scale_factor = f;
         (p.q, p.k, p.v, p.o) = (0x10000 as _, 0x20000 as _, 0x30000 as _, 0x40000 as _);
         p
     };
