@@ -2,8 +2,14 @@
 // Skip-Softmax (SPEC section 1). Same plan and decisions as kernels/prefill.cu (block_m 16,
 // block_n 64, 1 split, KV tiles visited last to first); only the arithmetic engine differs.
 //
-// One CTA = 128 query rows of one (sequence, query head) = two consumer warpgroups of 64 rows;
-// each warp's 16 rows are one row tile of the plan and decide their skips alone (a warp vote).
+// One CTA = 128 query rows of one (sequence, query head) = two consumer warpgroups of 64 rows
+// (at d = 64, except paged, 192 rows = three: NWG); each warp's 16 rows are one row tile of the
+// plan and decide their skips alone (a warp vote), so the CTA's size changes no decision. At
+// d = 64 a warpgroup's Q K^T and P V of a visit take the tensor cores 512 cycles, less than its
+// own softmax chain (~1900 cycles, from run 83's 400 TFLOP/s), so two warpgroups left them idle; a third one's MMAs fill that time
+// (FlashAttention-3's d = 64 tiles are 192 rows too): dense +14-25 %, Skip-Softmax +7-28 % (run
+// 167, bench/RESULTS.md session 25). At d = 128 (O 64 registers) three do not fit: with P V
+// retired before S was issued so that they would, they were 4-19 % slower (run 168).
 // A visit is VN keys: two plan tiles (128 keys, "halves") at d <= 128; at d = 256 one plan tile
 // (64 keys, NH = 1), so that O (128 fp32 registers per consumer thread), S (32) and P (16) fit
 // the consumers' registers, and two ring slots (Q 64 KB + 4 x 32 KB) the shared memory.
@@ -48,24 +54,28 @@
 // register-A wgmma operand inside the KV loop (d = 64), so S takes both operands from shared
 // memory.
 
-#define BM 128
+#define NWG PREFILL90_CONSUMER_WGS  // consumer warpgroups of 64 rows (host: src/cuda/nvrtc.rs prefill90_consumer_wgs: 3 at d = 64, else 2)
+#define BM (64 * NWG)  // query rows per CTA
 #define BN 64   // the plan's KV tile
 #define VN PREFILL90_SLOT_KEYS  // keys per visit and ring slot (host: 128, at d = 256 64)
 #define NH (VN / BN)            // plan tiles per visit: 2, at d = 256 1
-#define NTHREADS 384  // consumer warpgroups 0 and 1, producer warpgroup 2
+#define NTHREADS (128 * (NWG + 1))  // consumer warpgroups 0 .. NWG - 1, producer warpgroup NWG
 #define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
 // Registers per thread after the split (setmaxnreg; what the launch bounds give every thread at
-// launch is 384 x 168). Paged: two cp.async producer teams, 128 x 56 + 256 x 224. Otherwise one
-// producer warp issues TMA copies (FlashAttention-3's budget): 128 x 24 + 256 x 240.
+// launch is 384 x 168, with three consumer warpgroups 512 x 128). Paged: two cp.async producer
+// teams, 128 x 56 + 256 x 224. Otherwise one producer warp issues TMA copies
+// (FlashAttention-3's budgets): 128 x 24 + 256 x 240, with three consumer warpgroups (d = 64)
+// 128 x 24 + 384 x 160. (Three with the paged producer teams would leave 152, and ptxas spilled:
+// the paged kernels keep two.)
 // A full barrier (and Q's) expects one arrival per thread of the copying team (paged) or of the
 // producer warp (TMA).
 #if PAGED
 #define PRODUCER_REGS 56
-#define CONSUMER_REGS 224
+#define CONSUMER_REGS (NWG == 3 ? 152 : 224)
 #define FULL_ARRIVALS 64
 #else
 #define PRODUCER_REGS 24
-#define CONSUMER_REGS 240
+#define CONSUMER_REGS (NWG == 3 ? 160 : 240)
 #define FULL_ARRIVALS 32
 #endif
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
@@ -239,10 +249,13 @@ DEVI void warp_copy_rows(u32 dst, const u16 *src, i64 rs, int rows, int valid_ro
 }
 #endif
 
-// Named barriers (0 is __syncthreads): 1 and 2, the tensor-core turns of the two consumer
-// warpgroups; 3, the consumers' end-of-kernel count.
-#define BAR_TURN 1  // + wg: "warpgroup wg may issue its MMAs" (256 threads: 128 sync, 128 arrive)
-#define BAR_END 3   // the consumers' counts are summed (256 threads)
+// Named barriers (0 is __syncthreads): 1 .. NWG, the tensor-core turns of the consumer
+// warpgroups (in a ring: 0, 1, (2,) 0, ...); NWG + 1, the consumers' end-of-kernel count.
+#define BAR_TURN 1        // + wg: "warpgroup wg may issue its MMAs" (256 threads: 128 sync, 128 arrive)
+#define BAR_END (1 + NWG)  // the consumers' counts are summed (NWG x 128 threads)
+// The consumer warpgroup whose turn follows warpgroup w's (with two, the exact expression of the
+// two-warpgroup kernel before session 25, whose SASS is unchanged).
+#define NEXT_WG(w) (NWG == 2 ? (w) ^ 1 : ((w) == NWG - 1 ? 0 : (w) + 1))
 DEVI void named_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
 DEVI void named_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
 
@@ -255,12 +268,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   if (threadIdx.x < 2) counts[threadIdx.x] = 0;  // read after __syncthreads
 #if SKIP
   // [warpgroup][visit & 1][half]: byte w = warp w kept that half (plan tile) of the visit.
-  __shared__ u32 wkeep[2][2][NH];
-  if (threadIdx.x < 4 * NH) (&wkeep[0][0][0])[threadIdx.x] = 0;  // read after __syncthreads
+  __shared__ u32 wkeep[NWG][2][NH];
+  if (threadIdx.x < NWG * 2 * NH) (&wkeep[0][0][0])[threadIdx.x] = 0;  // read after __syncthreads
 #endif
 #if SWEEP
-  __shared__ u32 scount[8][32];  // [consumer warp][candidate]
-  for (int i = threadIdx.x; i < 8 * 32; i += NTHREADS) scount[i / 32][i % 32] = 0;  // read after __syncthreads
+  __shared__ u32 scount[4 * NWG][32];  // [consumer warp][candidate]
+  for (int i = threadIdx.x; i < 4 * NWG * 32; i += NTHREADS) scount[i / 32][i % 32] = 0;  // read after __syncthreads
 #endif
   // The swizzle pattern is a function of the address: tiles start on 1024-byte boundaries.
   const u32 sQ = (smem_u32(smem) + 1023u) & ~1023u;
@@ -299,14 +312,14 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   if (threadIdx.x == 0) {
     for (int i = 0; i < NB; ++i) {
       mbar_init(full0 + 8 * i, FULL_ARRIVALS);
-      mbar_init(empty0 + 8 * i, 8);  // one per consumer warp when the slot is free again
+      mbar_init(empty0 + 8 * i, 4 * NWG);  // one per consumer warp when the slot is free again
     }
     mbar_init(qfull, FULL_ARRIVALS);
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();  // the mbarriers (and the sweep counters) are initialised
 
-  if (wg == 2) {
+  if (wg == NWG) {
     // The producer: Q, then K and V of visit t (keys (nv - 1 - t) * VN ...) into slot t % NB
     // once the consumers released the slot's previous visit (t - NB). Two teams take turns by
     // visit; a team waits for its own copies, fences them to the async proxy (the tensor cores
@@ -325,7 +338,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // where a box would read the next sequence's rows or, with seqused_kv, unwritten cache
     // rows, whose V would reach P V as 0 x NaN) is copied by the warp with cp.async instead,
     // zero-filled. Also the whole call when the host could not encode the maps (tma = 0).
-    if (threadIdx.x >= 2 * 128 + 32 || nv == 0) return;
+    if (threadIdx.x >= NWG * 128 + 32 || nv == 0) return;
     const int lane = threadIdx.x % 32;
     if (p.tma && r0 + BM <= s.lq) {
       if (lane == 0) {
@@ -372,7 +385,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     }
     return;
 #else
-    const int team = (threadIdx.x - 2 * 128) / PTEAM, pt = threadIdx.x % PTEAM;
+    const int team = (threadIdx.x - NWG * 128) / PTEAM, pt = threadIdx.x % PTEAM;
     if (nv > 0) {
       const KvSrc ksrc = kv_src(p, s, seq_index(p), kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
       const KvSrc vsrc = kv_src(p, s, seq_index(p), kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
@@ -485,7 +498,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #endif
   if (nv > 0) {
     mbar_wait(qfull, 0);                                // Q has landed
-    if (wg == 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
+    if (wg == NWG - 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
   }
   // Visit t. The warpgroups take turns on the tensor cores (FA3's ping-pong): in its turn a
   // warpgroup issues S_t = Q K_t^T and the P V of visit t - 1 (the halves some warp kept),
@@ -511,7 +524,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #endif
     issue_pv(Pc, k_prv + NB * KV_BYTES, pv_lo, pv_hi);
     wg_commit();
-    named_arrive(BAR_TURN + (wg ^ 1), 2 * 128);
+    named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
     wg_wait<0>();  // unconditional: ptxas then knows S, O and Pc are free on every path
     reg_fence(S);
     reg_fence(O);
@@ -737,7 +750,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     ph ^= wrap ? 1u : 0u;
   }
   if (nv > 0) {
-    // The last turn: P V of the last visit. Warpgroup 1 hands no turn back (the turns balance).
+    // The last turn: P V of the last visit. The last warpgroup hands no turn back (the turns balance).
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
     const bool pv_lo = kept(true, wk_prv, 0), pv_hi = NH == 2 && kept(true, wk_prv, NH - 1);
@@ -747,7 +760,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     wg_fence();
     issue_pv(Pc, k_prv + NB * KV_BYTES, pv_lo, pv_hi);
     wg_commit();
-    if (wg == 0) named_arrive(BAR_TURN + 1, 2 * 128);
+    if (NWG == 2 ? wg == 0 : wg != NWG - 1) named_arrive(BAR_TURN + (NWG == 2 ? 1 : wg + 1), 2 * 128);
     wg_wait<0>();  // unconditional: ptxas then knows O is free on every path
     reg_fence(O);
   }
@@ -756,5 +769,5 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   #pragma unroll
   for (int hh = 0; hh < 2; ++hh) store_prefill_row(p, s, seq_index(p), h, rbase + hh * 8, &O[hh * 2], l[hh], m[hh]);
   // The consumer warps' counts (the producer has returned): BAR_END is their barrier.
-  flush_cta_counts(p, counts, (u32)nvw, skipped, SWEEP_ROWS(scount), 8, [] { named_sync(BAR_END, 2 * 128); });
+  flush_cta_counts(p, counts, (u32)nvw, skipped, SWEEP_ROWS(scount), 4 * NWG, [] { named_sync(BAR_END, NWG * 128); });
 }

@@ -703,7 +703,8 @@ fn tma_strides(dims: &[u64; 4], strides: [u64; 3]) -> Option<[u64; 3]> {
 }
 
 /// TMA tensor maps of Q, K and V for kernels/prefill_sm90.cu (non-paged layouts): 4-d, innermost
-/// first (head dim, heads, rows, batch), boxes of 64 head columns x 128 rows (Q) or 64 rows (K, V,
+/// first (head dim, heads, rows, batch), boxes of 64 head columns x the CTA's query rows (Q,
+/// `prefill90_rows`) or 64 rows (K, V,
 /// a plan tile) in the kernel's tile layout (128-byte swizzle). A ragged tensor is one "batch" of
 /// batch x max-length rows: the kernel reads a box only where it lies inside its sequence (the
 /// last, partial visits and query tiles of a sequence are copied with cp.async, zero-filled), so
@@ -768,7 +769,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
             d.hq,
             d.max_lq,
             d.ragged_q,
-            128,
+            prefill90_rows(d.head_dim, false) as u32,
         )?,
         encode(
             p.k,
@@ -790,8 +791,15 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
 }
 
 // Block sizes of the kernels (private: they are not part of the C header).
-/// Two consumer warpgroups and one producer warpgroup (kernels/prefill_sm90.cu).
-const PREFILL_SM90_THREADS: u32 = 384;
+/// kernels/prefill_sm90.cu: the consumer warpgroups (`nvrtc::prefill90_consumer_wgs`: 3 at d = 64
+/// unless paged, else 2) and one producer warpgroup.
+fn prefill_sm90_threads(head_dim: usize, paged: bool) -> u32 {
+    128 * (nvrtc::prefill90_consumer_wgs(head_dim, paged) as u32 + 1)
+}
+/// kernels/prefill_sm90.cu: query rows per CTA, 64 per consumer warpgroup.
+fn prefill90_rows(head_dim: usize, paged: bool) -> usize {
+    64 * nvrtc::prefill90_consumer_wgs(head_dim, paged)
+}
 const DECODE_THREADS: u32 = 256;
 const DECODE_SM90_THREADS: u32 = 128;
 /// Split decode on Hopper merges in a thread-block cluster up to this many splits; more splits
@@ -801,7 +809,7 @@ const DECODE_SM90_THREADS: u32 = 128;
 pub(crate) const MAX_CLUSTER_MERGE_SPLITS: usize = 4;
 
 /// Threads of kernels/prefill.cu (`NTHREADS`): 4 warps of two m16 atoms, at d = 256 8 warps of
-/// one; 128 query rows per CTA either way.
+/// one; 128 query rows per CTA either way (the Hopper kernel: `prefill90_rows`).
 fn prefill_threads(head_dim: usize) -> u32 {
     if head_dim <= 128 { 128 } else { 256 }
 }
@@ -811,12 +819,12 @@ pub fn prefill_smem(head_dim: usize) -> usize {
     (128 + 3 * 64) * head_dim * 2
 }
 
-/// kernels/prefill_sm90.cu: Q (128 rows), the ring's K and V tiles (`nvrtc::prefill90_ring`),
-/// plus slack to align the tiles to 1024 bytes (the 128-byte swizzle is a function of the
-/// address).
-pub fn prefill_sm90_smem(head_dim: usize) -> usize {
+/// kernels/prefill_sm90.cu: Q (the CTA's rows, `prefill90_rows`), the ring's K and V tiles
+/// (`nvrtc::prefill90_ring`), plus slack to align the tiles to 1024 bytes (the 128-byte swizzle
+/// is a function of the address).
+pub fn prefill_sm90_smem(head_dim: usize, paged: bool) -> usize {
     let (slots, keys) = nvrtc::prefill90_ring(head_dim);
-    (128 + 2 * slots * keys) * head_dim * 2 + 1024
+    (prefill90_rows(head_dim, paged) + 2 * slots * keys) * head_dim * 2 + 1024
 }
 
 /// Whether the diagnostic switch (`BLASST_PREFILL_KERNEL`, `BLASST_DECODE_KERNEL`) is `mma`:
@@ -1186,17 +1194,20 @@ unsafe fn launch_in(
     };
     match phase {
         Phase::Prefill => {
-            let (v, smem, threads) = if use_sm90_prefill(&ctx.arch) {
+            let paged = d.paged.is_some();
+            let (v, smem, threads, rows) = if use_sm90_prefill(&ctx.arch) {
                 (
                     variant(Family::PrefillSm90),
-                    prefill_sm90_smem(d.head_dim),
-                    PREFILL_SM90_THREADS,
+                    prefill_sm90_smem(d.head_dim, paged),
+                    prefill_sm90_threads(d.head_dim, paged),
+                    prefill90_rows(d.head_dim, paged),
                 )
             } else {
                 (
                     variant(Family::Prefill),
                     prefill_smem(d.head_dim),
                     prefill_threads(d.head_dim),
+                    128,
                 )
             };
             check_smem(ctx.max_smem, smem, d)?;
@@ -1209,8 +1220,8 @@ unsafe fn launch_in(
                 kp.tmaps = maps;
             }
             let f = function(ctx, &v, smem)?;
-            // Both prefill kernels: 128 query rows per CTA.
-            let grid = (d.max_lq.div_ceil(128) as u32, d.hq as u32, d.batch as u32);
+            // The portable prefill kernel: 128 query rows per CTA; the Hopper one 128 or 192.
+            let grid = (d.max_lq.div_ceil(rows) as u32, d.hq as u32, d.batch as u32);
             launch_seqs(grid, &kp, |g, k| {
                 launch(f, g, threads, smem, stream, ctx.pdl, 1, k, &v)
             })
@@ -1528,10 +1539,12 @@ mod tests {
         const SM90_MAX_SMEM_PER_CTA: usize = 227 * 1024;
         const SM80_MAX_SMEM_PER_CTA: usize = 163 * 1024;
         for d in [64, 128, 256] {
-            assert!(
-                prefill_sm90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
-                "prefill90 d = {d}"
-            );
+            for paged in [false, true] {
+                assert!(
+                    prefill_sm90_smem(d, paged) + 2048 <= SM90_MAX_SMEM_PER_CTA,
+                    "prefill90 d = {d}, paged {paged}"
+                );
+            }
             assert!(
                 decode90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
                 "decode90 d = {d}"
