@@ -2,7 +2,8 @@
 timed in turn for several rounds (median per build, bench.py's timeit_interleaved), so clock and
 power-cap drift hit every build alike (one build per process moved its ratios by +-4 % from run to
 run). bf16, d = 128 (--d64: 64, --d256: 256), 32 heads, batch 1; 8K and 16K non-causal, 8K and
-32K causal (--noncausal: 4K-32K non-causal). Prints absolute times and each build's time
+32K causal (--noncausal: 4K-32K non-causal; --paged: K and V in a paged cache of 64-key pages
+in shuffled order, as a prefill with cache reads them). Prints absolute times and each build's time
 relative to the first build, and for the skip calls each build's speedup over its own dense
 kernel on the same input (with one build, that is the skip-vs-dense tuning view). Example:
 python3 bench/ab_prefill.py target/device-base/libblasst.so target/device-new/libblasst.so
@@ -44,19 +45,46 @@ def ratios(label, dense, skip):
 # --noncausal: the four benchmark lengths without the mask (what K/V multicast changes).
 cases = (((4096, False), (8192, False), (16384, False), (32768, False)) if "--noncausal" in sys.argv
          else ((8192, False), (8192, True), (16384, False), (32768, True)))
+PAGE = 64
+
+
+def paged(k, v):
+    """K and V moved into page pools of PAGE keys in a shuffled order, and the call's paged
+    arguments (bench.py's paged decode rows do the same)."""
+    S = k.shape[1]
+    per = S // PAGE
+    perm = torch.randperm(per, device="cuda")
+    pools = []
+    for x in (k, v):
+        pool = torch.empty(per, PAGE, x.shape[2], x.shape[3], device="cuda", dtype=x.dtype)
+        pool[perm] = x.reshape(per, PAGE, x.shape[2], x.shape[3])
+        pools.append(pool)
+    kw = dict(block_table=perm.view(1, per).int().contiguous(), page_size=PAGE, num_pages=per,
+              seqused=torch.full((1,), S, dtype=torch.int32, device="cuda"), max_seqlen_kv=S)
+    return pools[0], pools[1], kw
+
+
+def layout(k, v):
+    """(k, v, extra params) of the call: as given, or paged with --paged."""
+    return paged(k, v) if "--paged" in sys.argv else (k, v, {})
+
+
 for S, causal in cases:
     o = torch.empty(1, S, H, D, device="cuda", dtype=torch.bfloat16)
     q, k, v = (torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    k, v, kw = layout(k, v)
     tag = f"S={S} c={int(causal)}"
-    dense = ab(f"{tag} dense", lambda bl: bl.params(q, k, v, o, causal=causal))
-    skip = ab(f"{tag} skip, nothing skipped", lambda bl: bl.params(q, k, v, o, causal=causal, factor=1e-30 * S))
+    dense = ab(f"{tag} dense", lambda bl: bl.params(q, k, v, o, causal=causal, **kw))
+    skip = ab(f"{tag} skip, nothing skipped", lambda bl: bl.params(q, k, v, o, causal=causal, factor=1e-30 * S, **kw))
     ratios(f"{tag}   speedup over own dense", dense, skip)
     for hot in (0.5, 0.3, 0.08):
         q, k, v = structured(1, S, H, H, D, hot, seed=S)
+        k, v, kw = layout(k, v)
         stats = torch.zeros(2, dtype=torch.int64, device="cuda")
         builds.enter(0)
-        frac = skipped_fraction(bls[0], bls[0].params(q, k, v, o, causal=causal, factor=1e-3 * S, stats=stats), stats)
-        dense = ab(f"{tag} dense (hot={hot})", lambda bl: bl.params(q, k, v, o, causal=causal))
+        frac = skipped_fraction(bls[0], bls[0].params(q, k, v, o, causal=causal, factor=1e-3 * S, stats=stats, **kw),
+                                stats)
+        dense = ab(f"{tag} dense (hot={hot})", lambda bl: bl.params(q, k, v, o, causal=causal, **kw))
         skip = ab(f"{tag} skip {frac:4.0%} (hot={hot})",
-                  lambda bl: bl.params(q, k, v, o, causal=causal, factor=1e-3 * S))
+                  lambda bl: bl.params(q, k, v, o, causal=causal, factor=1e-3 * S, **kw))
         ratios(f"{tag}   speedup over own dense", dense, skip)

@@ -3,12 +3,12 @@
 // block_n 64, 1 split, KV tiles visited last to first); only the arithmetic engine differs.
 //
 // One CTA = 128 query rows of one (sequence, query head) = two consumer warpgroups of 64 rows
-// (at d = 64, except paged, 192 rows = three: NWG); each warp's 16 rows are one row tile of the
+// (at d = 64 192 rows = three: NWG); each warp's 16 rows are one row tile of the
 // plan and decide their skips alone (a warp vote), so the CTA's size changes no decision. At
 // d = 64 a warpgroup's Q K^T and P V of a visit take the tensor cores 512 cycles, less than its
 // own softmax chain (~1900 cycles, from run 83's 400 TFLOP/s), so two warpgroups left them idle; a third one's MMAs fill that time
 // (FlashAttention-3's d = 64 tiles are 192 rows too): dense +14-25 %, Skip-Softmax +7-28 % (run
-// 167, bench/RESULTS.md session 25). At d = 128 (O 64 registers) three do not fit: with P V
+// 167, bench/RESULTS.md session 25; paged +14-28 %, run 170). At d = 128 (O 64 registers) three do not fit: with P V
 // retired before S was issued so that they would, they were 4-19 % slower (run 168).
 // A visit is VN keys: two plan tiles (128 keys, "halves") at d <= 128; at d = 256 one plan tile
 // (64 keys, NH = 1), so that O (128 fp32 registers per consumer thread), S (32) and P (16) fit
@@ -63,15 +63,15 @@
 #define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
 // Registers per thread after the split (setmaxnreg; what the launch bounds give every thread at
 // launch is 384 x 168, with three consumer warpgroups 512 x 128). Paged: two cp.async producer
-// teams, 128 x 56 + 256 x 224. Otherwise one producer warp issues TMA copies
-// (FlashAttention-3's budgets): 128 x 24 + 256 x 240, with three consumer warpgroups (d = 64)
-// 128 x 24 + 384 x 160. (Three with the paged producer teams would leave 152, and ptxas spilled:
-// the paged kernels keep two.)
+// teams, 128 x 56 + 256 x 224, with three consumer warpgroups (d = 64) 128 x 32 + 384 x 160 (the
+// teams' copy loop then unrolled 4 times, not 16: at 32 registers the full unroll spilled).
+// Otherwise one producer warp issues TMA copies (FlashAttention-3's budgets): 128 x 24 + 256 x
+// 240, with three consumer warpgroups 128 x 24 + 384 x 160.
 // A full barrier (and Q's) expects one arrival per thread of the copying team (paged) or of the
 // producer warp (TMA).
 #if PAGED
-#define PRODUCER_REGS 56
-#define CONSUMER_REGS (NWG == 3 ? 152 : 224)
+#define PRODUCER_REGS (NWG == 3 ? 32 : 56)
+#define CONSUMER_REGS (NWG == 3 ? 160 : 224)  // 128 x 32 + 384 x 160 = 65536, the whole file
 #define FULL_ARRIVALS 64
 #else
 #define PRODUCER_REGS 24
@@ -212,7 +212,11 @@ DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSr
   for (int j = 0; j < 8 / P_RSTEP; ++j) dr[j] = dst + swz128(VN, r0 + j * P_RSTEP, c) - j * P_RSTEP * 128;
 #define KV_DST(i) (dr[((i) * P_RSTEP) % 8 / P_RSTEP] + (u32)((i) * P_RSTEP * 128))
 #endif
+#if NWG == 3
+  #pragma unroll 4
+#else
   #pragma unroll
+#endif
   for (int i = 0; i < P_ITERS; ++i) {
     const int r = r0 + i * P_RSTEP;
     const bool valid = r < rem;

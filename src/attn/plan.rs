@@ -5,7 +5,7 @@
 //! * prefill (`max_seqlen_q > 8`): 16 query rows x 64 keys per tile, one KV split, KV tiles
 //!   visited last to first (so for causal calls the diagonal, usually the hottest tile, sets
 //!   the running maximum first). A GPU CTA computes eight such row tiles (128 rows; the Hopper
-//!   kernel twelve, 192 rows, at d = 64 when not paged); the 16
+//!   kernel twelve, 192 rows, at d = 64); the 16
 //!   rows of a tile are one warp's share of the tensor-core tile, so a skip decision is a warp
 //!   vote: no warp ever waits for another's (a barrier per visit cost the Hopper kernel ~10 %
 //!   with 64-row tiles), and a 16-row tile skips more often than a larger one.

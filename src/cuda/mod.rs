@@ -769,7 +769,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
             d.hq,
             d.max_lq,
             d.ragged_q,
-            prefill90_rows(d.head_dim, false) as u32,
+            prefill90_rows(d.head_dim) as u32,
         )?,
         encode(
             p.k,
@@ -791,14 +791,14 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
 }
 
 // Block sizes of the kernels (private: they are not part of the C header).
-/// kernels/prefill_sm90.cu: the consumer warpgroups (`nvrtc::prefill90_consumer_wgs`: 3 at d = 64
-/// unless paged, else 2) and one producer warpgroup.
-fn prefill_sm90_threads(head_dim: usize, paged: bool) -> u32 {
-    128 * (nvrtc::prefill90_consumer_wgs(head_dim, paged) as u32 + 1)
+/// kernels/prefill_sm90.cu: the consumer warpgroups (`nvrtc::prefill90_consumer_wgs`: 3 at d = 64,
+/// else 2) and one producer warpgroup.
+fn prefill_sm90_threads(head_dim: usize) -> u32 {
+    128 * (nvrtc::prefill90_consumer_wgs(head_dim) as u32 + 1)
 }
 /// kernels/prefill_sm90.cu: query rows per CTA, 64 per consumer warpgroup.
-fn prefill90_rows(head_dim: usize, paged: bool) -> usize {
-    64 * nvrtc::prefill90_consumer_wgs(head_dim, paged)
+fn prefill90_rows(head_dim: usize) -> usize {
+    64 * nvrtc::prefill90_consumer_wgs(head_dim)
 }
 const DECODE_THREADS: u32 = 256;
 const DECODE_SM90_THREADS: u32 = 128;
@@ -822,9 +822,9 @@ pub fn prefill_smem(head_dim: usize) -> usize {
 /// kernels/prefill_sm90.cu: Q (the CTA's rows, `prefill90_rows`), the ring's K and V tiles
 /// (`nvrtc::prefill90_ring`), plus slack to align the tiles to 1024 bytes (the 128-byte swizzle
 /// is a function of the address).
-pub fn prefill_sm90_smem(head_dim: usize, paged: bool) -> usize {
+pub fn prefill_sm90_smem(head_dim: usize) -> usize {
     let (slots, keys) = nvrtc::prefill90_ring(head_dim);
-    (prefill90_rows(head_dim, paged) + 2 * slots * keys) * head_dim * 2 + 1024
+    (prefill90_rows(head_dim) + 2 * slots * keys) * head_dim * 2 + 1024
 }
 
 /// Whether the diagnostic switch (`BLASST_PREFILL_KERNEL`, `BLASST_DECODE_KERNEL`) is `mma`:
@@ -1194,13 +1194,12 @@ unsafe fn launch_in(
     };
     match phase {
         Phase::Prefill => {
-            let paged = d.paged.is_some();
             let (v, smem, threads, rows) = if use_sm90_prefill(&ctx.arch) {
                 (
                     variant(Family::PrefillSm90),
-                    prefill_sm90_smem(d.head_dim, paged),
-                    prefill_sm90_threads(d.head_dim, paged),
-                    prefill90_rows(d.head_dim, paged),
+                    prefill_sm90_smem(d.head_dim),
+                    prefill_sm90_threads(d.head_dim),
+                    prefill90_rows(d.head_dim),
                 )
             } else {
                 (
@@ -1539,12 +1538,10 @@ mod tests {
         const SM90_MAX_SMEM_PER_CTA: usize = 227 * 1024;
         const SM80_MAX_SMEM_PER_CTA: usize = 163 * 1024;
         for d in [64, 128, 256] {
-            for paged in [false, true] {
-                assert!(
-                    prefill_sm90_smem(d, paged) + 2048 <= SM90_MAX_SMEM_PER_CTA,
-                    "prefill90 d = {d}, paged {paged}"
-                );
-            }
+            assert!(
+                prefill_sm90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
+                "prefill90 d = {d}"
+            );
             assert!(
                 decode90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
                 "decode90 d = {d}"

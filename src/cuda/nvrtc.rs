@@ -112,12 +112,11 @@ pub(crate) fn prefill90_ring(head_dim: usize) -> (usize, usize) {
 /// `NWG`): three at d = 64 (192-row CTAs, as FlashAttention-3's d = 64 tiles), two otherwise.
 /// At d = 64 a visit's Q K^T and P V take each warpgroup 512 tensor-core cycles, less than its own
 /// softmax, so with two warpgroups the tensor cores waited for the softmax; a third one's MMAs fill
-/// that time. Its registers (O 32 + S 64 + P 32 per thread) fit the 160 that three warpgroups
-/// leave each consumer thread next to the TMA producer warp's 24; at d = 128 (O 64) they would
-/// not, and neither do the paged variants' beside their two cp.async producer teams (56
-/// registers each: ptxas spilled 32-100 bytes), which keep two.
-pub(crate) fn prefill90_consumer_wgs(head_dim: usize, paged: bool) -> usize {
-    if head_dim == 64 && !paged { 3 } else { 2 }
+/// that time (run 167: dense +14-25 %; paged, run 170: +14-28 %). Its registers (O 32 + S 64 +
+/// P 32 per thread) fit the 160 that three warpgroups leave each consumer thread next to the
+/// producer's 24 (TMA) or 32 (the paged cp.async teams); at d = 128 (O 64) they do not (run 168).
+pub(crate) fn prefill90_consumer_wgs(head_dim: usize) -> usize {
+    if head_dim == 64 { 3 } else { 2 }
 }
 
 /// Whether the Hopper decode kernel's copies carry an L2 evict-first policy
@@ -185,7 +184,7 @@ impl Variant {
         };
         let (kslots, lag) = decode90_config(self.head_dim as usize);
         let (slots, slot_keys) = prefill90_ring(self.head_dim as usize);
-        let wgs = prefill90_consumer_wgs(self.head_dim as usize, self.paged);
+        let wgs = prefill90_consumer_wgs(self.head_dim as usize);
         format!(
             "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {DECODE_CTAS_PER_SM}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n{COMMON}\n{body}",
             if self.bf16 {
