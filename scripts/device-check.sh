@@ -34,6 +34,10 @@ step "prefill smoke check vs PyTorch"
 timeout 120 python3 bench/check_prefill.py --lib target/device/libblasst.so >> "$LOG" 2>&1
 echo "check_prefill exit $?" | tee -a "$LOG"
 grep -E "^BAD|mismatches" "$LOG" | head -12
+step "paged prefill vs a float32 reference"
+timeout 60 python3 bench/check_paged_prefill.py target/device/libblasst.so >> "$LOG" 2>&1
+echo "check_paged_prefill exit $?" | tee -a "$LOG"
+grep -E "^BAD|bad cases" "$LOG" | tail -4
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
   step "gpu tests"
   timeout 300 target/device/gpu_tests --test-threads=1 --nocapture > "$OUT/gpu_tests.log" 2>&1

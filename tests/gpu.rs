@@ -45,7 +45,7 @@ fn max_diff(a: &[f32], b: &[f32], offs: &Built) -> f32 {
 fn gpu_cases(dtype: u32) -> Vec<Case> {
     // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64, 128 and 256, causal or
     // not.
-    let shapes: [(usize, usize, &[usize], &[usize], Layout); 16] = [
+    let shapes: [(usize, usize, &[usize], &[usize], Layout); 17] = [
         // prefill: padded, odd lengths (not multiples of 128), GQA 4
         (8, 2, &[300, 300], &[300, 300], Layout::Bshd),
         // prefill with more CTAs (128 rows x head x sequence) than the H200 has multiprocessors
@@ -60,8 +60,10 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         (4, 1, &[200], &[1000], Layout::Bhsd),
         // ragged prefill
         (4, 4, &[17, 260, 129], &[40, 260, 700], Layout::Ragged),
-        // paged prefill-with-cache
+        // paged prefill-with-cache, 16- and 256-key pages (padded queries: every sequence has
+        // max_seqlen_q rows, the only count a padded layout can express)
         (4, 2, &[130, 130], &[500, 333], Layout::Paged(16)),
+        (4, 2, &[200, 200], &[700, 450], Layout::Paged(256)),
         // decode: contiguous and paged, several page sizes, lengths not multiples of 64
         // (2 and 4 KV splits: on Hopper merged inside a thread-block cluster)
         (32, 8, &[1, 1, 1], &[5000, 77, 1], Layout::Bshd),

@@ -1,0 +1,55 @@
+"""Paged prefill (prefill with a paged cache) against a float32 reference on the GPU machine:
+bf16, GQA 2, one or two sequences, page sizes 16, 64 and 256 in shuffled order, causal
+(bottom-right aligned) or not, d = 64 and 128; prints each case's largest output error.
+Run it once per setting of BLASST_PREFILL_TMA / BLASST_PREFILL_KERNEL (read once per process).
+Example: python3 bench/check_paged_prefill.py target/device/libblasst.so"""
+import math
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+from blasst_ctypes import Blasst  # noqa: E402
+
+bl = Blasst(sys.argv[1] if len(sys.argv) > 1 else "target/device/libblasst.so")
+torch.manual_seed(0)
+Hq, Hkv = 4, 2
+bad = 0
+for D in (64, 128):
+    for lq, lk in ((200, 700), (700, 700), (130, 500)):
+        for page in (16, 64, 256):
+            for causal in (False, True):
+                q = torch.randn(1, lq, Hq, D, device="cuda").bfloat16()
+                k = torch.randn(1, lk, Hkv, D, device="cuda").bfloat16()
+                v = torch.randn(1, lk, Hkv, D, device="cuda").bfloat16()
+                per = (lk + page - 1) // page
+                npages = per + 3
+                perm = torch.randperm(npages, device="cuda")[:per]
+                kp = torch.zeros(npages, page, Hkv, D, device="cuda").bfloat16()
+                vp = torch.zeros_like(kp)
+                kpad = torch.zeros(per * page, Hkv, D, device="cuda").bfloat16()
+                vpad = torch.zeros_like(kpad)
+                kpad[:lk], vpad[:lk] = k[0], v[0]
+                kp[perm], vp[perm] = kpad.view(per, page, Hkv, D), vpad.view(per, page, Hkv, D)
+                table = perm.view(1, per).int().contiguous()
+                o = torch.empty_like(q)
+                p = bl.params(q, kp, vp, o, causal=causal, block_table=table, page_size=page, num_pages=npages,
+                              seqused=torch.full((1,), lk, dtype=torch.int32, device="cuda"), max_seqlen_kv=lk)
+                bl.run(p)
+                torch.cuda.synchronize()
+                # Reference in float32: GQA by repeating K/V heads; causal bottom-right aligned.
+                kk = k[0].float().repeat_interleave(Hq // Hkv, dim=1)
+                vv = v[0].float().repeat_interleave(Hq // Hkv, dim=1)
+                s = torch.einsum("qhd,khd->hqk", q[0].float(), kk) / math.sqrt(D)
+                if causal:
+                    i = torch.arange(lq, device="cuda")[:, None]
+                    j = torch.arange(lk, device="cuda")[None, :]
+                    s = s.masked_fill(j > i + lk - lq, float("-inf"))
+                ref = torch.einsum("hqk,khd->qhd", torch.softmax(s, -1).nan_to_num(), vv)
+                err = (o[0].float() - ref).abs().max().item()
+                ok = err < 3e-2
+                bad += not ok
+                print(f"{'ok ' if ok else 'BAD'} d={D} lq={lq} lk={lk} page={page} causal={int(causal)}: max err {err:.3e}",
+                      flush=True)
+print(f"{bad} bad cases")
