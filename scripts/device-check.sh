@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Everything the GPU machine runs, in one call: GPU tests (with the default kernels, and again
+# Everything the GPU machine runs, in one call: the prefill checks against PyTorch
+# (bench/check_prefill.py) and of paged prefill against a float32 reference
+# (bench/check_paged_prefill.py), GPU tests (with the default kernels, and again
 # with the portable mma.sync prefill and decode kernels on Hopper, and the prefill tests with
 # BLASST_PREFILL_TMA=0), the same under compute-sanitizer
 # (memcheck), the demo on the GPU, the benchmark and the head-dim-256 timings. Logs go to $OUT
