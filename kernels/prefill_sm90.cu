@@ -300,7 +300,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // This thread's rows: rbase and rbase + 8 (wgmma accumulator layout, 16 rows per warp).
   const int rbase = r0 + wg * 64 + warp * 16 + lane / 4;
 
-  // The CTA loads and computes the plan's KV tiles visible to any of its 128 rows (n_vis), NH
+  // The CTA loads and computes the plan's KV tiles visible to any of its BM rows (n_vis), NH
   // per visit (d <= 128: visit t holds tiles 2v and 2v + 1, v = nv - 1 - t; when n_vis is odd,
   // the first visit's upper tile is masked for every row; d = 256: visit t holds tile v). Each warp's 16 rows are one row tile of the
   // plan, which visits those of its own rows (nvw <= n_vis; the others are fully masked for it).
@@ -337,7 +337,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #endif
 #if !PAGED
     // Non-paged layouts: one warp issues TMA copies (lane 0; the other lanes arrive), one box of
-    // 64 head columns x 64 keys (K, V) or 128 rows (Q) each; a visit or Q tile that would read
+    // 64 head columns x 64 keys (K, V) or BM rows (Q) each; a visit or Q tile that would read
     // past its sequence (the last ones of a sequence whose length is not a multiple of 128,
     // where a box would read the next sequence's rows or, with seqused_kv, unwritten cache
     // rows, whose V would reach P V as 0 x NaN) is copied by the warp with cp.async instead,
