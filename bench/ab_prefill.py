@@ -15,7 +15,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from blasst_ctypes import Builds  # noqa: E402
-from bench import skipped_fraction, structured, timeit_interleaved  # noqa: E402
+from bench import paged_cache, skipped_fraction, structured, timeit_interleaved  # noqa: E402
 
 # A build is a library path, optionally with environment settings for its calls:
 # path:VAR=VALUE[,VAR=VALUE] (e.g. target/device/libblasst.so:BLASST_PREFILL_KERNEL=mma, a switch
@@ -45,28 +45,9 @@ def ratios(label, dense, skip):
 # --noncausal: the four benchmark lengths without the mask (what K/V multicast changes).
 cases = (((4096, False), (8192, False), (16384, False), (32768, False)) if "--noncausal" in sys.argv
          else ((8192, False), (8192, True), (16384, False), (32768, True)))
-PAGE = 64
-
-
-def paged(k, v):
-    """K and V moved into page pools of PAGE keys in a shuffled order, and the call's paged
-    arguments (bench.py's paged decode rows do the same)."""
-    S = k.shape[1]
-    per = S // PAGE
-    perm = torch.randperm(per, device="cuda")
-    pools = []
-    for x in (k, v):
-        pool = torch.empty(per, PAGE, x.shape[2], x.shape[3], device="cuda", dtype=x.dtype)
-        pool[perm] = x.reshape(per, PAGE, x.shape[2], x.shape[3])
-        pools.append(pool)
-    kw = dict(block_table=perm.view(1, per).int().contiguous(), page_size=PAGE, num_pages=per,
-              seqused=torch.full((1,), S, dtype=torch.int32, device="cuda"), max_seqlen_kv=S)
-    return pools[0], pools[1], kw
-
-
 def layout(k, v):
-    """(k, v, extra params) of the call: as given, or paged with --paged."""
-    return paged(k, v) if "--paged" in sys.argv else (k, v, {})
+    """(k, v, extra params) of the call: as given, or with --paged in 64-key pages."""
+    return paged_cache(k, v, 64) if "--paged" in sys.argv else (k, v, {})
 
 
 for S, causal in cases:

@@ -71,6 +71,26 @@ def timeit_interleaved(fns, rounds=5, **kw):
     return [statistics.median(t) for t in ts]
 
 
+def paged_cache(k, v, page, spare=0):
+    """k, v [B, L, Hkv, D] moved into page pools of `page` keys in a shuffled order, the last page
+    of each sequence zero-padded, with `spare` pages no sequence uses: (k pool, v pool, the call's
+    paged arguments for Blasst.params)."""
+    B, L, Hkv, D = k.shape
+    per = (L + page - 1) // page
+    n = B * per + spare
+    perm = torch.randperm(n, device="cuda")[:B * per]
+    pools = []
+    for x in (k, v):
+        pool = torch.zeros(n, page, Hkv, D, device="cuda", dtype=x.dtype)
+        padded = torch.zeros(B, per * page, Hkv, D, device="cuda", dtype=x.dtype)
+        padded[:, :L] = x
+        pool[perm] = padded.reshape(B * per, page, Hkv, D)
+        pools.append(pool)
+    kw = dict(block_table=perm.view(B, per).int().contiguous(), page_size=page, num_pages=n,
+              seqused=torch.full((B,), L, dtype=torch.int32, device="cuda"), max_seqlen_kv=L)
+    return pools[0], pools[1], kw
+
+
 def structured(B, S, H, Hkv, D, hot_fraction, margin=12.0, seed=0, Sq=None, spread=False):
     """q [B, Sq, H, D], k/v [B, S, Hkv, D]: hot keys carry q's hot channel (margin nats above
     the N(0,1) noise). Hot 64-key blocks: the first (sink), the last (local window) and random
@@ -240,19 +260,7 @@ def bench_decode(bl, configs, rows, page_size=64, heads=(32, 8), lq=1, kind="dec
                     v = torch.randn(B, L, Hkv, D, device="cuda", dtype=torch.bfloat16)
                 else:
                     q, k, v = structured(B, L, Hq, Hkv, D, hot, seed=L + B, Sq=lq, spread=spread)
-                kw = {}
-                kk, vv = k, v
-                if paged:
-                    per = L // page_size
-                    perm = torch.randperm(B * per, device="cuda")
-                    table = perm.view(B, per).int().contiguous()
-                    kp = torch.empty(B * per, page_size, Hkv, D, device="cuda", dtype=k.dtype)
-                    vp = torch.empty_like(kp)
-                    kp[perm] = k.reshape(B * per, page_size, Hkv, D)
-                    vp[perm] = v.reshape(B * per, page_size, Hkv, D)
-                    seqused = torch.full((B,), L, dtype=torch.int32, device="cuda")
-                    kw = dict(block_table=table, page_size=page_size, num_pages=B * per, seqused=seqused, max_seqlen_kv=L)
-                    kk, vv = kp, vp
+                kk, vv, kw = paged_cache(k, v, page_size) if paged else (k, v, {})
                 pd = bl.with_workspace(bl.params(q, kk, vv, o, **kw))
                 bl.run(pd)
                 ref = o.clone()

@@ -10,6 +10,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
+from bench import paged_cache  # noqa: E402
 from blasst_ctypes import Blasst  # noqa: E402
 
 bl = Blasst(sys.argv[1] if len(sys.argv) > 1 else "target/device/libblasst.so")
@@ -23,19 +24,9 @@ for D in (64, 128):
                 q = torch.randn(1, lq, Hq, D, device="cuda").bfloat16()
                 k = torch.randn(1, lk, Hkv, D, device="cuda").bfloat16()
                 v = torch.randn(1, lk, Hkv, D, device="cuda").bfloat16()
-                per = (lk + page - 1) // page
-                npages = per + 3
-                perm = torch.randperm(npages, device="cuda")[:per]
-                kp = torch.zeros(npages, page, Hkv, D, device="cuda").bfloat16()
-                vp = torch.zeros_like(kp)
-                kpad = torch.zeros(per * page, Hkv, D, device="cuda").bfloat16()
-                vpad = torch.zeros_like(kpad)
-                kpad[:lk], vpad[:lk] = k[0], v[0]
-                kp[perm], vp[perm] = kpad.view(per, page, Hkv, D), vpad.view(per, page, Hkv, D)
-                table = perm.view(1, per).int().contiguous()
+                kp, vp, kw = paged_cache(k, v, page, spare=3)
                 o = torch.empty_like(q)
-                p = bl.params(q, kp, vp, o, causal=causal, block_table=table, page_size=page, num_pages=npages,
-                              seqused=torch.full((1,), lk, dtype=torch.int32, device="cuda"), max_seqlen_kv=lk)
+                p = bl.params(q, kp, vp, o, causal=causal, **kw)
                 bl.run(p)
                 torch.cuda.synchronize()
                 # Reference in float32: GQA by repeating K/V heads; causal bottom-right aligned.
