@@ -808,15 +808,18 @@ const DECODE_SM90_THREADS: u32 = 128;
 /// call) -4..0 %, and still -3 % with the merge's remote reads batched (run 58).
 pub(crate) const MAX_CLUSTER_MERGE_SPLITS: usize = 4;
 
+/// Query rows per CTA of kernels/prefill.cu (the Hopper kernel's: `prefill90_rows`).
+const PREFILL_ROWS: usize = 128;
+
 /// Threads of kernels/prefill.cu (`NTHREADS`): 4 warps of two m16 atoms, at d = 256 8 warps of
-/// one; 128 query rows per CTA either way (the Hopper kernel: `prefill90_rows`).
+/// one; `PREFILL_ROWS` query rows per CTA either way.
 fn prefill_threads(head_dim: usize) -> u32 {
     if head_dim <= 128 { 128 } else { 256 }
 }
 
 pub fn prefill_smem(head_dim: usize) -> usize {
-    // Q (128 rows), K and two V tiles of 64 rows.
-    (128 + 3 * 64) * head_dim * 2
+    // Q (PREFILL_ROWS rows), K and two V tiles of 64 rows.
+    (PREFILL_ROWS + 3 * 64) * head_dim * 2
 }
 
 /// kernels/prefill_sm90.cu: Q (the CTA's rows, `prefill90_rows`), the ring's K and V tiles
@@ -1206,7 +1209,7 @@ unsafe fn launch_in(
                     variant(Family::Prefill),
                     prefill_smem(d.head_dim),
                     prefill_threads(d.head_dim),
-                    128,
+                    PREFILL_ROWS,
                 )
             };
             check_smem(ctx.max_smem, smem, d)?;
@@ -1219,7 +1222,7 @@ unsafe fn launch_in(
                 kp.tmaps = maps;
             }
             let f = function(ctx, &v, smem)?;
-            // The portable prefill kernel: 128 query rows per CTA; the Hopper one 128 or 192.
+            // Query rows per CTA: the portable kernel 128, the Hopper one 128 or 192.
             let grid = (d.max_lq.div_ceil(rows) as u32, d.hq as u32, d.batch as u32);
             launch_seqs(grid, &kp, |g, k| {
                 launch(f, g, threads, smem, stream, ctx.pdl, 1, k, &v)
