@@ -24,8 +24,12 @@
 // 64 head columns x 64 keys per copy; the bytes complete the slot's full mbarrier), 24 registers,
 // so the consumers get 240 (session 14: dense +1-4 %, Skip-Softmax +4-10 % against two cp.async
 // teams, which also took issue slots from the consumers; bench/RESULTS.md). Paged layouts: two
-// cp.async teams of 64 threads (56 registers, consumers 224) look up each row's page and publish
-// a visit once its copies have landed and are fenced to the async proxy. The two consumer
+// teams of 64 threads (56 registers, consumers 224) take visits in turn; a team's thread 0
+// issues a TMA box per page chunk of its visit (maps over the page pools, the page looked up in
+// the block table; run 173: +65-78 % at d = 64, 2.4-2.9x at d = 128 against the teams' cp.async
+// copies, which now only copy a sequence's last, partial visit, or everything when the host has
+// no maps: num_pages = 0, or the driver refused them), cp.async copies publishing a visit once
+// they have landed and are fenced to the async proxy. The two consumer
 // warpgroups only compute: they wait
 // on the full barrier and release the slot on its empty barrier once its P V is done. The
 // consumer warpgroups take turns on the tensor cores (FA3's ping-pong, two named barriers): in
@@ -62,8 +66,8 @@
 #define NTHREADS (128 * (NWG + 1))  // consumer warpgroups 0 .. NWG - 1, producer warpgroup NWG
 #define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
 // Registers per thread after the split (setmaxnreg; what the launch bounds give every thread at
-// launch is 384 x 168, with three consumer warpgroups 512 x 128). Paged: two cp.async producer
-// teams, 128 x 56 + 256 x 224, with three consumer warpgroups (d = 64) 128 x 32 + 384 x 160 (the
+// launch is 384 x 168, with three consumer warpgroups 512 x 128). Paged: two producer
+// teams (TMA, cp.async for partial visits), 128 x 56 + 256 x 224, with three consumer warpgroups (d = 64) 128 x 32 + 384 x 160 (the
 // teams' copy loop then unrolled 4 times, not 16: at 32 registers the full unroll spilled).
 // Otherwise one producer warp issues TMA copies (FlashAttention-3's budgets): 128 x 24 + 256 x
 // 240, with three consumer warpgroups 128 x 24 + 384 x 160.
@@ -213,7 +217,7 @@ DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSr
 #define KV_DST(i) (dr[((i) * P_RSTEP) % 8 / P_RSTEP] + (u32)((i) * P_RSTEP * 128))
 #endif
 #if NWG == 3
-  #pragma unroll 4
+  #pragma unroll 2
 #else
   #pragma unroll
 #endif
@@ -396,12 +400,42 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       if (team == 0) load_q(p, s, seq_index(p), h, sQ, r0, pt);  // lands with visit 0's copies
       for (int t = team; t < nv; t += 2) {
         const int slot = t % NB, v = nv - 1 - t;
+        const u32 bar = full0 + 8 * slot;
         if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
-        load_kv(p, s, seq_index(p), kh, ksrc, sK + (u32)slot * KV_BYTES, v, pt);
-        load_kv(p, s, seq_index(p), kh, vsrc, sV + (u32)slot * KV_BYTES, v, pt);
-        land_copies();
-        if (t == 0) mbar_arrive(qfull);
-        mbar_arrive(full0 + 8 * slot);
+        if (p.tma && s.lk - v * VN >= VN) {
+          // TMA (the host encoded maps over the page pool): thread 0 of the team arrives on the
+          // slot's full barrier with the visit's bytes and issues a box of 64 head columns x PB
+          // rows per page chunk of the visit (PB = min(page size, 64): a chunk never straddles a
+          // page), its page looked up in the block table; the team's other 63 threads arrive.
+          // (A visit that reaches past the sequence's end takes the cp.async copies below,
+          // zero-filled: a box would read the page's unwritten rows.)
+          if (pt == 0) {
+            mbar_expect_tx(bar, 2 * KV_BYTES);
+            const int pb = min(1 << p.page_size_log2, BN), pmask = (1 << p.page_size_log2) - 1;
+            const int *table = p.block_table + (i64)seq_index(p) * p.block_table_stride;
+            #pragma unroll 1
+            for (int r = 0; r < VN; r += pb) {
+              const int key = v * VN + r, page = table[key >> p.page_size_log2];
+              #pragma unroll
+              for (int cb = 0; cb < HEAD_DIM / 64; ++cb) {
+                const u32 off = (u32)(cb * VN * 128 + r * 128);
+                tma_load_4d(sK + (u32)slot * KV_BYTES + off, p.tmap_k, cb * 64, kh, key & pmask, page, bar);
+                tma_load_4d(sV + (u32)slot * KV_BYTES + off, p.tmap_v, cb * 64, kh, key & pmask, page, bar);
+              }
+            }
+          }
+          if (t == 0) {
+            land_copies();  // Q's cp.async copies
+            mbar_arrive(qfull);
+          }
+          if (pt != 0) mbar_arrive(bar);
+        } else {
+          load_kv(p, s, seq_index(p), kh, ksrc, sK + (u32)slot * KV_BYTES, v, pt);
+          load_kv(p, s, seq_index(p), kh, vsrc, sV + (u32)slot * KV_BYTES, v, pt);
+          land_copies();
+          if (t == 0) mbar_arrive(qfull);
+          mbar_arrive(bar);
+        }
       }
     }
     return;

@@ -708,8 +708,12 @@ fn tma_strides(dims: &[u64; 4], strides: [u64; 3]) -> Option<[u64; 3]> {
 /// a plan tile) in the kernel's tile layout (128-byte swizzle). A ragged tensor is one "batch" of
 /// batch x max-length rows: the kernel reads a box only where it lies inside its sequence (the
 /// last, partial visits and query tiles of a sequence are copied with cp.async, zero-filled), so
-/// the map's extent never decides what is read. None when the driver refuses a map (the kernel
-/// then copies everything with cp.async).
+/// the map's extent never decides what is read. A paged cache's K and V are maps of (head dim,
+/// heads, rows of a page, pages), boxes of min(page size, 64) rows (a page's rows, whole pages
+/// per plan tile when pages are shorter than a tile: a tile never straddles a page otherwise),
+/// the kernel looking each box's page up in the block table; they need the call's `num_pages`
+/// (0, unknown: cp.async). None when the driver refuses a map (the kernel then copies everything
+/// with cp.async).
 fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
     let encode = |ptr: *const c_void,
                   [bs, rs, hs]: [i64; 3],
@@ -719,7 +723,14 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
                   box_rows: u32|
      -> Option<cu::CUtensorMap> {
         let bytes = |x: i64| u64::try_from(x).ok().map(|x| x * 2);
-        let (dims, strides) = if ragged {
+        let (dims, strides) = if let Some(pg) = &d.paged
+            && !std::ptr::eq(ptr, p.q)
+        {
+            (
+                [d.head_dim, heads, pg.page_size, pg.num_pages].map(|x| x as u64),
+                [bytes(hs)?, bytes(rs)?, bytes(bs)?],
+            )
+        } else if ragged {
             let rs = bytes(rs)?;
             (
                 [d.head_dim, heads, d.batch * rows, 1].map(|x| x as u64),
@@ -762,6 +773,11 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
         }
         Some(map)
     };
+    let kv_box_rows = match &d.paged {
+        Some(pg) if pg.num_pages == 0 => return None,
+        Some(pg) => pg.page_size.min(64) as u32,
+        None => 64,
+    };
     Some([
         encode(
             p.q,
@@ -777,7 +793,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
             d.hkv,
             d.max_lk,
             d.ragged_kv,
-            64,
+            kv_box_rows,
         )?,
         encode(
             p.v,
@@ -785,7 +801,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
             d.hkv,
             d.max_lk,
             d.ragged_kv,
-            64,
+            kv_box_rows,
         )?,
     ])
 }
@@ -1214,7 +1230,6 @@ unsafe fn launch_in(
             };
             check_smem(ctx.max_smem, smem, d)?;
             if v.family == Family::PrefillSm90
-                && d.paged.is_none()
                 && prefill_tma_enabled()
                 && let Some(maps) = tensor_maps(p, d)
             {
