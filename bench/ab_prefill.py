@@ -3,7 +3,7 @@ timed in turn for several rounds (median per build, bench.py's timeit_interleave
 power-cap drift hit every build alike (one build per process moved its ratios by +-4 % from run to
 run). bf16, d = 128 (--d64: 64, --d256: 256), 32 heads, batch 1; 8K and 16K non-causal, 8K and
 32K causal (--noncausal: 4K-32K non-causal; --paged: K and V in a paged cache of 64-key pages
-in shuffled order, as a prefill with cache reads them). Prints absolute times and each build's time
+in shuffled order, as a prefill with cache reads them; --page=N: of N-key pages). Prints absolute times and each build's time
 relative to the first build, and for the skip calls each build's speedup over its own dense
 kernel on the same input (with one build, that is the skip-vs-dense tuning view). Example:
 python3 bench/ab_prefill.py target/device-base/libblasst.so target/device-new/libblasst.so
@@ -45,9 +45,13 @@ def ratios(label, dense, skip):
 # --noncausal: the four benchmark lengths without the mask (what K/V multicast changes).
 cases = (((4096, False), (8192, False), (16384, False), (32768, False)) if "--noncausal" in sys.argv
          else ((8192, False), (8192, True), (16384, False), (32768, True)))
+PAGE = next((int(a.split("=")[1]) for a in sys.argv if a.startswith("--page=")), 64)
+PAGED = "--paged" in sys.argv or any(a.startswith("--page=") for a in sys.argv)
+
+
 def layout(k, v):
-    """(k, v, extra params) of the call: as given, or with --paged in 64-key pages."""
-    return paged_cache(k, v, 64) if "--paged" in sys.argv else (k, v, {})
+    """(k, v, extra params) of the call: as given, or with --paged / --page=N in pages."""
+    return paged_cache(k, v, PAGE) if PAGED else (k, v, {})
 
 
 for S, causal in cases:

@@ -236,6 +236,52 @@ def bench_prefill(bl, sizes, rows):
             print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r.get("S") == S and r.get("causal") == causal]), flush=True)
 
 
+def bench_paged_prefill(bl, cases, rows, pages=(64, 16)):
+    """Prefill reading K and V from a paged cache (prefill with cache, as an engine with prefix
+    caching runs it; pages in shuffled order, `paged_cache`): bf16, d = 128, 32 heads, batch 1.
+    Dense on Gaussian inputs, contiguous and at each page size, timed in alternation (their
+    rows' "vs_dense" is against the contiguous dense call); Skip-Softmax at ~50 % and ~70 %
+    skipped tiles (hot fraction found on the first page size) against dense on the same paged
+    input, timed in alternation."""
+    H, D = 32, 128
+    for S, causal in cases:
+        flops = 4 * S * S * H * D / (2 if causal else 1)
+        o = torch.empty(1, S, H, D, device="cuda", dtype=torch.bfloat16)
+        stats = torch.zeros(2, dtype=torch.int64, device="cuda")
+        base = dict(kind="prefill-paged", S=S, causal=causal)
+        q, k, v = (torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        ps = [bl.params(q, k, v, o, causal=causal)]
+        for page in pages:
+            kp, vp, kw = paged_cache(k, v, page)
+            ps.append(bl.params(q, kp, vp, o, causal=causal, **kw))
+        ts = timeit_interleaved([lambda p=p: bl.run(p) for p in ps])
+        for page, t in zip((0,) + tuple(pages), ts):
+            rows.append(dict(base, page=page, impl="blasst dense", t_ms=t * 1e3, tflops=flops / t / 1e12,
+                             skipped=0.0, vs_dense=ts[0] / t))
+        thr = 1e-3
+        make = lambda hot: structured(1, S, H, H, D, hot, seed=S)  # noqa: E731
+
+        def frac_of(qkv, page=pages[0]):
+            kp, vp, kw = paged_cache(qkv[1], qkv[2], page)
+            return skipped_fraction(bl, bl.params(qkv[0], kp, vp, o, causal=causal, factor=thr * S, stats=stats, **kw), stats)
+        for target in (0.5, 0.7):
+            hot = hot_for_sparsity(target, make, frac_of)[0]
+            q, k, v = make(hot)
+            for page in pages:
+                kp, vp, kw = paged_cache(k, v, page)
+                pd = bl.params(q, kp, vp, o, causal=causal, **kw)
+                bl.run(pd)
+                ref = o.clone()
+                p = bl.params(q, kp, vp, o, causal=causal, factor=thr * S, stats=stats, **kw)
+                frac = skipped_fraction(bl, p, stats)
+                err = (o.float() - ref.float()).abs().max().item()
+                td, t = timeit_interleaved([lambda: bl.run(pd), lambda: bl.run(p)])
+                rows.append(dict(base, page=page, impl=f"{skip_row_name(hot, target)} thr={thr}", t_ms=t * 1e3,
+                                 tflops=flops / t / 1e12, skipped=frac, vs_dense=td / t, err=err,
+                                 dense_ms_same_input=td * 1e3, target=target))
+        print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r["kind"] == "prefill-paged" and r["S"] == S]), flush=True)
+
+
 def bench_decode(bl, configs, rows, page_size=64, heads=(32, 8), lq=1, kind="decode"):
     """Decode rows of `kind`: `lq` query tokens per sequence (lq > 1: speculative decoding,
     lq x Hq / Hkv packed rows per KV head), `heads` = (query heads, KV heads)."""
@@ -341,6 +387,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--decode-only", action="store_true")
     ap.add_argument("--prefill-only", action="store_true")
+    ap.add_argument("--paged-prefill-only", action="store_true")
     a = ap.parse_args()
     bl = Blasst(a.lib)
     rows = []
@@ -349,10 +396,14 @@ def main():
     info["copy_gbs"] = copy_bandwidth()
     print(json.dumps(info), flush=True)
     sizes = [4096, 8192] if a.quick else [4096, 8192, 16384, 32768]
-    if not a.decode_only:
+    paged_cases = [(16384, False), (32768, True)]
+    if a.paged_prefill_only:
+        bench_paged_prefill(bl, paged_cases, rows)
+    elif not a.decode_only:
         bench_prefill(bl, sizes, rows)
+        bench_paged_prefill(bl, paged_cases[:1] if a.quick else paged_cases, rows)
     configs = [(1, 131072), (16, 32768), (64, 8192)]
-    if not a.prefill_only:
+    if not (a.prefill_only or a.paged_prefill_only):
         bench_decode(bl, configs, rows)
         # Speculative decoding: 4 query tokens x GQA 8 = 32 packed rows per KV head (on Hopper
         # two row tiles of the Hopper decode kernel; the mma.sync row: one tile of the portable
@@ -361,7 +412,8 @@ def main():
     name = os.environ.get("BENCH_NAME", "bench")
     with open(os.path.join(a.out, name + ".json"), "w") as f:
         json.dump(dict(info=info, rows=rows), f, indent=1)
-    plot(rows, os.path.join(a.out, "speedup_vs_sparsity.png"))
+    if not a.paged_prefill_only:
+        plot(rows, os.path.join(a.out, "speedup_vs_sparsity.png"))
 
 
 if __name__ == "__main__":

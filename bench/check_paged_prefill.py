@@ -1,6 +1,10 @@
 """Paged prefill (prefill with a paged cache) against a float32 reference on the GPU machine:
 bf16, GQA 2, one or two sequences, page sizes 16, 64 and 256 in shuffled order, causal
-(bottom-right aligned) or not, d = 64 and 128; prints each case's largest output error.
+(bottom-right aligned) or not, d = 64 and 128, with the pools' page count given (num_pages) and
+not (0); prints each case's largest output error. Then times a d = 128 8K call with num_pages
+given and 0, which must run alike: on Hopper both take the TMA copies (the cp.async copies,
+which the kernel falls back to when the host has no tensor maps, were 2.5x slower there: run
+173); a pair more than 15 % apart counts as a bad case. Exits 1 on any bad case.
 Run it once per setting of BLASST_PREFILL_TMA / BLASST_PREFILL_KERNEL (read once per process).
 Example: python3 bench/check_paged_prefill.py target/device/libblasst.so"""
 import math
@@ -10,7 +14,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench import paged_cache  # noqa: E402
+from bench import paged_cache, timeit_interleaved  # noqa: E402
 from blasst_ctypes import Blasst  # noqa: E402
 
 bl = Blasst(sys.argv[1] if len(sys.argv) > 1 else "target/device/libblasst.so")
@@ -25,22 +29,35 @@ for D in (64, 128):
                 k = torch.randn(1, lk, Hkv, D, device="cuda").bfloat16()
                 v = torch.randn(1, lk, Hkv, D, device="cuda").bfloat16()
                 kp, vp, kw = paged_cache(k, v, page, spare=3)
-                o = torch.empty_like(q)
-                p = bl.params(q, kp, vp, o, causal=causal, **kw)
-                bl.run(p)
-                torch.cuda.synchronize()
-                # Reference in float32: GQA by repeating K/V heads; causal bottom-right aligned.
-                kk = k[0].float().repeat_interleave(Hq // Hkv, dim=1)
-                vv = v[0].float().repeat_interleave(Hq // Hkv, dim=1)
-                s = torch.einsum("qhd,khd->hqk", q[0].float(), kk) / math.sqrt(D)
-                if causal:
-                    i = torch.arange(lq, device="cuda")[:, None]
-                    j = torch.arange(lk, device="cuda")[None, :]
-                    s = s.masked_fill(j > i + lk - lq, float("-inf"))
-                ref = torch.einsum("hqk,khd->qhd", torch.softmax(s, -1).nan_to_num(), vv)
-                err = (o[0].float() - ref).abs().max().item()
-                ok = err < 3e-2
-                bad += not ok
-                print(f"{'ok ' if ok else 'BAD'} d={D} lq={lq} lk={lk} page={page} causal={int(causal)}: max err {err:.3e}",
-                      flush=True)
+                for num_pages in (kw["num_pages"], 0):
+                    o = torch.empty_like(q)
+                    p = bl.params(q, kp, vp, o, causal=causal, **dict(kw, num_pages=num_pages))
+                    bl.run(p)
+                    torch.cuda.synchronize()
+                    # Reference in float32: GQA by repeating K/V heads; causal bottom-right aligned.
+                    kk = k[0].float().repeat_interleave(Hq // Hkv, dim=1)
+                    vv = v[0].float().repeat_interleave(Hq // Hkv, dim=1)
+                    s = torch.einsum("qhd,khd->hqk", q[0].float(), kk) / math.sqrt(D)
+                    if causal:
+                        i = torch.arange(lq, device="cuda")[:, None]
+                        j = torch.arange(lk, device="cuda")[None, :]
+                        s = s.masked_fill(j > i + lk - lq, float("-inf"))
+                    ref = torch.einsum("hqk,khd->qhd", torch.softmax(s, -1).nan_to_num(), vv)
+                    err = (o[0].float() - ref).abs().max().item()
+                    ok = err < 3e-2
+                    bad += not ok
+                    print(f"{'ok ' if ok else 'BAD'} d={D} lq={lq} lk={lk} page={page} causal={int(causal)} "
+                          f"num_pages={num_pages}: max err {err:.3e}", flush=True)
+
+S, H, D = 8192, 32, 128
+q, k, v = (torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+kp, vp, kw = paged_cache(k, v, 64)
+o = torch.empty_like(q)
+ps = [bl.params(q, kp, vp, o, **dict(kw, num_pages=n)) for n in (kw["num_pages"], 0)]
+given, unknown = timeit_interleaved([lambda p=p: bl.run(p) for p in ps])
+ok = unknown < 1.15 * given
+bad += not ok
+print(f"{'ok ' if ok else 'BAD'} d=128 S=8192 64-key pages: num_pages given {given * 1e3:.3f} ms, "
+      f"0 {unknown * 1e3:.3f} ms (x{given / unknown:.3f})", flush=True)
 print(f"{bad} bad cases")
+sys.exit(1 if bad else 0)

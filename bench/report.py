@@ -7,6 +7,11 @@ TABLES = {
     "prefill": ("Prefill (bf16, d = 128, 32 heads, batch 1)", "S | causal",
                 lambda r: f"{r['S']} | {int(r['causal'])}",
                 "time ms", lambda r: f"{r['t_ms']:.2f}", "TFLOP/s", lambda r: f"{r['tflops']:.0f}"),
+    "prefill-paged": ("Prefill with a paged cache (bf16, d = 128, 32 heads, batch 1, pages in shuffled order; "
+                      "dense rows' speedup: against contiguous dense; skip rows': against dense on the same pages)",
+                      "S | causal | page keys (0: contiguous)",
+                      lambda r: f"{r['S']} | {int(r['causal'])} | {r['page']}",
+                      "time ms", lambda r: f"{r['t_ms']:.2f}", "TFLOP/s", lambda r: f"{r['tflops']:.0f}"),
     "decode": ("Decode (bf16, d = 128, 32 query / 8 KV heads, 1 token)", "batch x KV | paged",
                lambda r: f"{r['B']} x {r['L']} | {int(r['paged'])}",
                "time us", lambda r: f"{r['t_us']:.0f}", "GB/s (K+V read)", lambda r: f"{r['gbs']:.0f}"),
@@ -41,6 +46,9 @@ def main(path):
           f"{d['info']['date']}; device copy {d['info']['copy_gbs']:.0f} GB/s (read + write).\n")
     table(d["rows"], "prefill")
     print()
+    if any(r["kind"] == "prefill-paged" for r in d["rows"]):
+        table(d["rows"], "prefill-paged")
+        print()
     table(d["rows"], "decode")
     if any(r["kind"] == "decode-spec" for r in d["rows"]):
         print()

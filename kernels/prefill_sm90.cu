@@ -28,7 +28,7 @@
 // issues a TMA box per page chunk of its visit (maps over the page pools, the page looked up in
 // the block table; run 173: +65-78 % at d = 64, 2.4-2.9x at d = 128 against the teams' cp.async
 // copies, which now only copy a sequence's last, partial visit, or everything when the host has
-// no maps: num_pages = 0, or the driver refused them), cp.async copies publishing a visit once
+// no maps: the driver refused them), cp.async copies publishing a visit once
 // they have landed and are fenced to the async proxy. The two consumer
 // warpgroups only compute: they wait
 // on the full barrier and release the slot on its empty barrier once its P V is done. The

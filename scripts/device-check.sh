@@ -37,7 +37,7 @@ timeout 120 python3 bench/check_prefill.py --lib target/device/libblasst.so >> "
 echo "check_prefill exit $?" | tee -a "$LOG"
 grep -E "^BAD|mismatches" "$LOG" | head -12
 step "paged prefill vs a float32 reference"
-timeout 60 python3 bench/check_paged_prefill.py target/device/libblasst.so >> "$LOG" 2>&1
+timeout 120 python3 bench/check_paged_prefill.py target/device/libblasst.so >> "$LOG" 2>&1
 echo "check_paged_prefill exit $?" | tee -a "$LOG"
 grep -E "^BAD|bad cases" "$LOG" | tail -4
 if [ "${SKIP_TESTS:-0}" != 1 ]; then

@@ -126,9 +126,7 @@ pub struct AttnParams {
     /// CPU only: reproduce this plan; NULL = the default plan of the call.
     pub plan: *const AttnPlanInfo,
     /// Added field: number of pages in the K/V pools, so block-table entries can be checked
-    /// (0 = unknown: only negative entries are rejected). Hopper prefill on a paged cache copies
-    /// K and V with TMA only when it is set (the tensor maps span the pools); with 0 it copies
-    /// them with cp.async, about 1.7x (d = 64) to 2.5x (d = 128) slower (bench/RESULTS.md, run 173).
+    /// (0 = unknown: only negative entries are rejected).
     pub num_pages: u32,
 }
 

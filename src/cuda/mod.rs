@@ -660,7 +660,7 @@ struct KernelParams {
     cluster_merge: i32,
     sweep_skipped: u64,
     sweep_visited: u64,
-    /// 1: `tmaps` hold Q, K, V (the Hopper prefill kernel on a non-paged layout).
+    /// 1: `tmaps` hold Q, K, V (the Hopper prefill kernel; K and V over the page pools when paged).
     tma: i32,
     /// The first sequence of this launch (`launch_seqs`: the grid's z dimension holds at most
     /// 65535 of the call's sequences).
@@ -683,6 +683,12 @@ pub const KERNEL_PARAMS_LAYOUT: (usize, usize) = (
     std::mem::size_of::<KernelParams>(),
     std::mem::align_of::<KernelParams>(),
 );
+
+/// The page extent of a paged cache's tensor maps: the call's `num_pages`, or every page a
+/// non-negative `i32` block-table entry can name when it is 0 (not given).
+fn page_extent(num_pages: usize) -> usize {
+    if num_pages == 0 { i32::MAX as usize } else { num_pages }
+}
 
 /// The byte strides of a tensor map's dimensions 1-3 (`dims` innermost first), or None for
 /// the copies to stay on cp.async. The driver checks alignment (16 bytes) and range, and takes no
@@ -711,8 +717,11 @@ fn tma_strides(dims: &[u64; 4], strides: [u64; 3]) -> Option<[u64; 3]> {
 /// the map's extent never decides what is read. A paged cache's K and V are maps of (head dim,
 /// heads, rows of a page, pages), boxes of min(page size, 64) rows (a page's rows, whole pages
 /// per plan tile when pages are shorter than a tile: a tile never straddles a page otherwise),
-/// the kernel looking each box's page up in the block table; they need the call's `num_pages`
-/// (0, unknown: cp.async). None when the driver refuses a map (the kernel then copies everything
+/// the kernel looking each box's page up in the block table. Their page extent is the call's
+/// `num_pages`, or, when it is 0 (unknown), `i32::MAX`: the kernels trust the block table's
+/// entries (validation rejects negative ones, and those beyond `num_pages` when it is set), so a
+/// box reads the page the table names, as the cp.async copies do; a map's extent only bounds
+/// what a box may read. None when the driver refuses a map (the kernel then copies everything
 /// with cp.async).
 fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
     let encode = |ptr: *const c_void,
@@ -727,7 +736,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
             && !std::ptr::eq(ptr, p.q)
         {
             (
-                [d.head_dim, heads, pg.page_size, pg.num_pages].map(|x| x as u64),
+                [d.head_dim, heads, pg.page_size, page_extent(pg.num_pages)].map(|x| x as u64),
                 [bytes(hs)?, bytes(rs)?, bytes(bs)?],
             )
         } else if ragged {
@@ -774,7 +783,6 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
         Some(map)
     };
     let kv_box_rows = match &d.paged {
-        Some(pg) if pg.num_pages == 0 => return None,
         Some(pg) => pg.page_size.min(64) as u32,
         None => 64,
     };
