@@ -406,8 +406,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           // TMA (the host encoded maps over the page pool): a box of 64 head columns x PB rows
           // per page chunk of the visit (PB = min(page size, 64): a chunk never straddles a
           // page), its page looked up in the block table. Thread 0 of the team issues K's boxes
-          // and thread 32 (the team's second warp) V's, each reading the table itself (one
-          // thread issuing both: 7-15 % slower dense at d = 128 with 16-key pages, whose visits
+          // and thread 32 (the team's second warp) V's, each reading the table itself (against
+          // one thread issuing both: dense +7-15 % at d = 128 with 16-key pages, whose visits
           // take 32 boxes; run 176). Thread 0 arrives on the slot's full barrier with the
           // visit's bytes, K's and V's, and the team's other 63 threads arrive (V's bytes may
           // land first: the transaction count may go below zero within a phase, which cannot

@@ -4,7 +4,8 @@
 # (bench/check_paged_prefill.py), GPU tests (with the default kernels, and again
 # with the portable mma.sync prefill and decode kernels on Hopper, and the prefill tests with
 # BLASST_PREFILL_TMA=0), the same under compute-sanitizer
-# (memcheck), the demo on the GPU, the benchmark and the head-dim-256 timings. Logs go to $OUT
+# (memcheck), the demo on the GPU, the benchmark (prefill, paged prefill: ~25 s in run 175,
+# decode) and the head-dim-256 timings. Logs go to $OUT
 # (at most 8 files come back from the device machine: run.log, gpu_tests.log, memcheck.log,
 # bench.log, bench.json, smi.log, d256.log, the plot).
 # Build first on the CPU machine: scripts/build-device.sh (puts binaries under target/device).
