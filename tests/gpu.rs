@@ -197,6 +197,67 @@ fn output_may_overwrite_the_queries() {
     assert!(skipped > 0, "no case skipped a tile");
 }
 
+/// Paged prefill without `num_pages` (0: unknown): the Hopper kernel's tensor maps then span
+/// `i32::MAX` pages (src/cuda/mod.rs tensor_maps), and its output and skip counts must be those of
+/// the same call with `num_pages` given, bit for bit, dense and skipping (structured inputs,
+/// 16-, 64- and 256-key pages, d 64, 128, 256). (That both calls take the TMA copies, rather than
+/// one falling back to cp.async, bench/check_paged_prefill.py checks by timing them.)
+#[test]
+fn paged_prefill_without_num_pages_matches_with() {
+    if !gpu() {
+        return;
+    }
+    let sd = seed();
+    let mut total = (0u64, 0u64);
+    for (i, &(lq, lk, hq, hkv, causal, hot, layout)) in [
+        (
+            700usize,
+            1500usize,
+            8usize,
+            2usize,
+            true,
+            0.2,
+            Layout::Paged(16),
+        ),
+        (300, 1000, 4, 1, false, 0.2, Layout::Paged(64)),
+        (500, 1200, 8, 2, false, 0.25, Layout::Paged(256)),
+    ]
+    .iter()
+    .enumerate()
+    {
+        for d in [64usize, 128, 256] {
+            let mut bt = structured_case(
+                (lq, lk, hq, hkv, d, causal, hot, layout),
+                sd,
+                sd.wrapping_add(i as u64),
+            );
+            let num_pages = bt.params.num_pages;
+            assert!(num_pages > 0);
+            for factor in [0.0, ((-8.0f64).exp() * lk as f64) as f32] {
+                bt.params.num_pages = num_pages;
+                let given = run_gpu::<bf16>(&bt, factor)
+                    .unwrap_or_else(|e| panic!("case {i} d {d}: {}", e.message()));
+                bt.params.num_pages = 0;
+                let unknown = run_gpu::<bf16>(&bt, factor)
+                    .unwrap_or_else(|e| panic!("case {i} d {d}: {}", e.message()));
+                assert!(
+                    same_out(&given, &unknown) && given.stats == unknown.stats,
+                    "case {i} d {d} factor {factor}: num_pages 0 differs (stats {:?} vs {:?})",
+                    given.stats,
+                    unknown.stats
+                );
+                if factor > 0.0 {
+                    assert!(given.stats[1] > 0, "case {i} d {d}: nothing skipped");
+                    total.0 += given.stats[0];
+                    total.1 += given.stats[1];
+                }
+            }
+        }
+    }
+    let frac = total.1 as f64 / total.0 as f64;
+    assert!(frac > 0.3, "overall skipped fraction {frac}");
+}
+
 /// K/V heads or sequences that share memory (stride 0: valid for inputs, e.g. one KV head or one
 /// cached prompt broadcast). A tensor map cannot describe them (src/cuda/mod.rs tma_strides), so
 /// the Hopper prefill kernel copies them with cp.async; every kernel must read the shared rows.

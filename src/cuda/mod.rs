@@ -687,7 +687,11 @@ pub const KERNEL_PARAMS_LAYOUT: (usize, usize) = (
 /// The page extent of a paged cache's tensor maps: the call's `num_pages`, or every page a
 /// non-negative `i32` block-table entry can name when it is 0 (not given).
 fn page_extent(num_pages: usize) -> usize {
-    if num_pages == 0 { i32::MAX as usize } else { num_pages }
+    if num_pages == 0 {
+        i32::MAX as usize
+    } else {
+        num_pages
+    }
 }
 
 /// The byte strides of a tensor map's dimensions 1-3 (`dims` innermost first), or None for
