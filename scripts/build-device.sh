@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release
-cargo build --release --example host_cost
+# ptxas_report too (not carried): a check of the kernels it embeds must not run a stale build.
+cargo build --release --example host_cost --example ptxas_report
 # The test executables' paths, from cargo's JSON messages.
 cargo test --release --test gpu --test gpu_threads --test gpu_contexts --no-run --message-format=json 2>/dev/null \
   | python3 -c 'import sys,json
