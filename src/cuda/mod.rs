@@ -722,11 +722,12 @@ fn tma_strides(dims: &[u64; 4], strides: [u64; 3]) -> Option<[u64; 3]> {
 /// heads, rows of a page, pages), boxes of min(page size, 64) rows (a page's rows, whole pages
 /// per plan tile when pages are shorter than a tile: a tile never straddles a page otherwise),
 /// the kernel looking each box's page up in the block table. Their page extent is the call's
-/// `num_pages`, or, when it is 0 (unknown), `i32::MAX`: the kernels trust the block table's
-/// entries (validation rejects negative ones, and those beyond `num_pages` when it is set), so a
-/// box reads the page the table names, as the cp.async copies do; a map's extent only bounds
-/// what a box may read. None when the driver refuses a map (the kernel then copies everything
-/// with cp.async).
+/// `num_pages`, or, when it is 0 (unknown), `i32::MAX`: the GPU kernels trust the block table's
+/// entries (only the CPU backend checks them: `AttnParams::cu_seqlens_q`), so a box reads the
+/// page the table names, as the cp.async copies do; the extent only bounds what a box may read
+/// (TMA fills a box outside it with zeros: with `num_pages` given, an entry past it reads zeros
+/// rather than memory past the pool). None when the driver refuses a map (the kernel then copies
+/// everything with cp.async).
 fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
     let encode = |ptr: *const c_void,
                   [bs, rs, hs]: [i64; 3],
