@@ -729,30 +729,35 @@ fn tma_strides(dims: &[u64; 4], strides: [u64; 3]) -> Option<[u64; 3]> {
 /// rather than memory past the pool). None when the driver refuses a map (the kernel then copies
 /// everything with cp.async).
 fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
+    // `rows`: how the tensor's rows are laid out (Q: the call's query layout; K and V: a paged
+    // cache's pools or the call's KV layout).
+    enum Rows<'a> {
+        Padded,
+        Ragged,
+        Paged(&'a crate::attn::Paged),
+    }
     let encode = |ptr: *const c_void,
                   [bs, rs, hs]: [i64; 3],
                   heads: usize,
-                  rows: usize,
-                  ragged: bool,
+                  max_rows: usize,
+                  rows: Rows,
                   box_rows: u32|
      -> Option<cu::CUtensorMap> {
         let bytes = |x: i64| u64::try_from(x).ok().map(|x| x * 2);
-        let (dims, strides) = if let Some(pg) = &d.paged
-            && !std::ptr::eq(ptr, p.q)
-        {
+        let (dims, strides) = if let Rows::Paged(pg) = rows {
             (
                 [d.head_dim, heads, pg.page_size, page_extent(pg.num_pages)].map(|x| x as u64),
                 [bytes(hs)?, bytes(rs)?, bytes(bs)?],
             )
-        } else if ragged {
+        } else if let Rows::Ragged = rows {
             let rs = bytes(rs)?;
             (
-                [d.head_dim, heads, d.batch * rows, 1].map(|x| x as u64),
+                [d.head_dim, heads, d.batch * max_rows, 1].map(|x| x as u64),
                 [bytes(hs)?, rs, rs],
             )
         } else {
             (
-                [d.head_dim, heads, rows, d.batch].map(|x| x as u64),
+                [d.head_dim, heads, max_rows, d.batch].map(|x| x as u64),
                 [bytes(hs)?, bytes(rs)?, bytes(bs)?],
             )
         };
@@ -791,13 +796,22 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
         Some(pg) => pg.page_size.min(64) as u32,
         None => 64,
     };
+    let kv_rows = || match &d.paged {
+        Some(pg) => Rows::Paged(pg),
+        None if d.ragged_kv => Rows::Ragged,
+        None => Rows::Padded,
+    };
     Some([
         encode(
             p.q,
             [p.q_batch_stride, p.q_row_stride, p.q_head_stride],
             d.hq,
             d.max_lq,
-            d.ragged_q,
+            if d.ragged_q {
+                Rows::Ragged
+            } else {
+                Rows::Padded
+            },
             prefill90_rows(d.head_dim) as u32,
         )?,
         encode(
@@ -805,7 +819,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
             [p.k_batch_stride, p.k_row_stride, p.k_head_stride],
             d.hkv,
             d.max_lk,
-            d.ragged_kv,
+            kv_rows(),
             kv_box_rows,
         )?,
         encode(
@@ -813,7 +827,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
             [p.v_batch_stride, p.v_row_stride, p.v_head_stride],
             d.hkv,
             d.max_lk,
-            d.ragged_kv,
+            kv_rows(),
             kv_box_rows,
         )?,
     ])
