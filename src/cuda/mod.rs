@@ -712,7 +712,7 @@ fn tma_strides(dims: &[u64; 4], strides: [u64; 3]) -> Option<[u64; 3]> {
     Some(st)
 }
 
-/// TMA tensor maps of Q, K and V for kernels/prefill_sm90.cu (non-paged layouts): 4-d, innermost
+/// TMA tensor maps of Q, K and V for kernels/prefill_sm90.cu: 4-d, innermost
 /// first (head dim, heads, rows, batch), boxes of 64 head columns x the CTA's query rows (Q,
 /// `prefill90_rows`) or 64 rows (K, V,
 /// a plan tile) in the kernel's tile layout (128-byte swizzle). A ragged tensor is one "batch" of
@@ -731,6 +731,7 @@ fn tma_strides(dims: &[u64; 4], strides: [u64; 3]) -> Option<[u64; 3]> {
 fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
     // `rows`: how the tensor's rows are laid out (Q: the call's query layout; K and V: a paged
     // cache's pools or the call's KV layout).
+    #[derive(Clone, Copy)]
     enum Rows<'a> {
         Padded,
         Ragged,
@@ -744,22 +745,22 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
                   box_rows: u32|
      -> Option<cu::CUtensorMap> {
         let bytes = |x: i64| u64::try_from(x).ok().map(|x| x * 2);
-        let (dims, strides) = if let Rows::Paged(pg) = rows {
-            (
+        let (dims, strides) = match rows {
+            Rows::Paged(pg) => (
                 [d.head_dim, heads, pg.page_size, page_extent(pg.num_pages)].map(|x| x as u64),
                 [bytes(hs)?, bytes(rs)?, bytes(bs)?],
-            )
-        } else if let Rows::Ragged = rows {
-            let rs = bytes(rs)?;
-            (
-                [d.head_dim, heads, d.batch * max_rows, 1].map(|x| x as u64),
-                [bytes(hs)?, rs, rs],
-            )
-        } else {
-            (
+            ),
+            Rows::Ragged => {
+                let rs = bytes(rs)?;
+                (
+                    [d.head_dim, heads, d.batch * max_rows, 1].map(|x| x as u64),
+                    [bytes(hs)?, rs, rs],
+                )
+            }
+            Rows::Padded => (
                 [d.head_dim, heads, max_rows, d.batch].map(|x| x as u64),
                 [bytes(hs)?, bytes(rs)?, bytes(bs)?],
-            )
+            ),
         };
         let st = tma_strides(&dims, strides)?;
         let boxes: [u32; 4] = [64, 1, box_rows, 1];
@@ -792,14 +793,11 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
         }
         Some(map)
     };
-    let kv_box_rows = match &d.paged {
-        Some(pg) => pg.page_size.min(64) as u32,
-        None => 64,
-    };
-    let kv_rows = || match &d.paged {
-        Some(pg) => Rows::Paged(pg),
-        None if d.ragged_kv => Rows::Ragged,
-        None => Rows::Padded,
+    // K and V: boxes of a plan tile's 64 rows, or of a page's rows when pages are shorter.
+    let (kv_rows, kv_box_rows) = match &d.paged {
+        Some(pg) => (Rows::Paged(pg), pg.page_size.min(64) as u32),
+        None if d.ragged_kv => (Rows::Ragged, 64),
+        None => (Rows::Padded, 64),
     };
     Some([
         encode(
@@ -819,7 +817,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
             [p.k_batch_stride, p.k_row_stride, p.k_head_stride],
             d.hkv,
             d.max_lk,
-            kv_rows(),
+            kv_rows,
             kv_box_rows,
         )?,
         encode(
@@ -827,7 +825,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
             [p.v_batch_stride, p.v_row_stride, p.v_head_stride],
             d.hkv,
             d.max_lk,
-            kv_rows(),
+            kv_rows,
             kv_box_rows,
         )?,
     ])
