@@ -29,20 +29,20 @@ for D in (64, 128):
                 k = torch.randn(1, lk, Hkv, D, device="cuda").bfloat16()
                 v = torch.randn(1, lk, Hkv, D, device="cuda").bfloat16()
                 kp, vp, kw = paged_cache(k, v, page, spare=3)
+                # Reference in float32: GQA by repeating K/V heads; causal bottom-right aligned.
+                kk = k[0].float().repeat_interleave(Hq // Hkv, dim=1)
+                vv = v[0].float().repeat_interleave(Hq // Hkv, dim=1)
+                s = torch.einsum("qhd,khd->hqk", q[0].float(), kk) / math.sqrt(D)
+                if causal:
+                    i = torch.arange(lq, device="cuda")[:, None]
+                    j = torch.arange(lk, device="cuda")[None, :]
+                    s = s.masked_fill(j > i + lk - lq, float("-inf"))
+                ref = torch.einsum("hqk,khd->qhd", torch.softmax(s, -1).nan_to_num(), vv)
                 for num_pages in (kw["num_pages"], 0):
                     o = torch.empty_like(q)
                     p = bl.params(q, kp, vp, o, causal=causal, **dict(kw, num_pages=num_pages))
                     bl.run(p)
                     torch.cuda.synchronize()
-                    # Reference in float32: GQA by repeating K/V heads; causal bottom-right aligned.
-                    kk = k[0].float().repeat_interleave(Hq // Hkv, dim=1)
-                    vv = v[0].float().repeat_interleave(Hq // Hkv, dim=1)
-                    s = torch.einsum("qhd,khd->hqk", q[0].float(), kk) / math.sqrt(D)
-                    if causal:
-                        i = torch.arange(lq, device="cuda")[:, None]
-                        j = torch.arange(lk, device="cuda")[None, :]
-                        s = s.masked_fill(j > i + lk - lq, float("-inf"))
-                    ref = torch.einsum("hqk,khd->qhd", torch.softmax(s, -1).nan_to_num(), vv)
                     err = (o[0].float() - ref).abs().max().item()
                     ok = err < 3e-2
                     bad += not ok
