@@ -174,6 +174,20 @@ def sdpa(q, k, v, causal, backend):
         return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal, enable_gqa=gqa)
 
 
+def prefill_skip_fields(bl, pd, p, o, stats, flops):
+    """A sparse prefill row's measurements: the dense call `pd` and the skip call `p` (counters
+    `stats`) on the same input, both writing `o`: the skip call's time and rate, skipped
+    fraction, largest output difference from dense, and its speedup over dense, the two timed in
+    alternation."""
+    bl.run(pd)
+    ref = o.clone()
+    frac = skipped_fraction(bl, p, stats)
+    err = (o.float() - ref.float()).abs().max().item()
+    td, t = timeit_interleaved([lambda: bl.run(pd), lambda: bl.run(p)])
+    return dict(t_ms=t * 1e3, tflops=flops / t / 1e12, skipped=frac, vs_dense=td / t, err=err,
+                dense_ms_same_input=td * 1e3)
+
+
 def bench_prefill(bl, sizes, rows):
     H, D = 32, 128
     for S in sizes:
@@ -224,15 +238,9 @@ def bench_prefill(bl, sizes, rows):
             for hot, target in sparse + [(0.15, None), (0.08, None)]:
                 q, k, v = make(hot)
                 pd = bl.params(q, k, v, o, causal=causal)
-                bl.run(pd)
-                ref = o.clone()
                 p = bl.params(q, k, v, o, causal=causal, factor=thr * S, stats=stats)
-                frac = skipped_fraction(bl, p, stats)
-                err = (o.float() - ref.float()).abs().max().item()
-                td, t = timeit_interleaved([lambda: bl.run(pd), lambda: bl.run(p)])
-                rows.append(dict(base, impl=f"{skip_row_name(hot, target)} thr={thr}", t_ms=t * 1e3, tflops=flops / t / 1e12,
-                                 skipped=frac, vs_dense=td / t, err=err, dense_ms_same_input=td * 1e3,
-                                 target=target))
+                rows.append(dict(base, impl=f"{skip_row_name(hot, target)} thr={thr}", target=target,
+                                 **prefill_skip_fields(bl, pd, p, o, stats, flops)))
             print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r.get("S") == S and r.get("causal") == causal]), flush=True)
 
 
@@ -270,15 +278,9 @@ def bench_paged_prefill(bl, cases, rows, pages=(64, 16)):
             for page in pages:
                 kp, vp, kw = paged_cache(k, v, page)
                 pd = bl.params(q, kp, vp, o, causal=causal, **kw)
-                bl.run(pd)
-                ref = o.clone()
                 p = bl.params(q, kp, vp, o, causal=causal, factor=thr * S, stats=stats, **kw)
-                frac = skipped_fraction(bl, p, stats)
-                err = (o.float() - ref.float()).abs().max().item()
-                td, t = timeit_interleaved([lambda: bl.run(pd), lambda: bl.run(p)])
-                rows.append(dict(base, page=page, impl=f"{skip_row_name(hot, target)} thr={thr}", t_ms=t * 1e3,
-                                 tflops=flops / t / 1e12, skipped=frac, vs_dense=td / t, err=err,
-                                 dense_ms_same_input=td * 1e3, target=target))
+                rows.append(dict(base, page=page, impl=f"{skip_row_name(hot, target)} thr={thr}", target=target,
+                                 **prefill_skip_fields(bl, pd, p, o, stats, flops)))
         print(time.strftime("# %H:%M:%S"), json.dumps([r for r in rows if r["kind"] == "prefill-paged" and r["S"] == S]), flush=True)
 
 
