@@ -24,13 +24,13 @@
 // 64 head columns x 64 keys per copy; the bytes complete the slot's full mbarrier), 24 registers,
 // so the consumers get 240 (session 14: dense +1-4 %, Skip-Softmax +4-10 % against two cp.async
 // teams, which also took issue slots from the consumers; bench/RESULTS.md). Paged layouts: two
-// teams of 64 threads (56 registers, consumers 224) take visits in turn; a team's thread 0
-// issues a TMA box per page chunk of its visit (maps over the page pools, the page looked up in
-// the block table; run 173: +65-78 % at d = 64, 2.4-2.9x at d = 128 against the teams' cp.async
-// copies, which now only copy a sequence's last, partial visit, or everything when the host has
-// no maps: the driver refused them), cp.async copies publishing a visit once
-// they have landed and are fenced to the async proxy. The two consumer
-// warpgroups only compute: they wait
+// teams of 64 threads (56 registers, consumers 224) take visits in turn; in a team, thread 0
+// issues a TMA box of K per page chunk of its visit and thread 32 one of V (maps over the page
+// pools, the page looked up in the block table; run 173: +65-78 % at d = 64, 2.4-2.9x at d = 128
+// against the teams' cp.async copies, which now only copy a sequence's last, partial visit, or
+// everything when the host has no maps: the driver refused them), cp.async copies publishing a
+// visit once they have landed and are fenced to the async proxy. The two consumer warpgroups
+// only compute: they wait
 // on the full barrier and release the slot on its empty barrier once its P V is done. The
 // consumer warpgroups take turns on the tensor cores (FA3's ping-pong, two named barriers): in
 // its turn a warpgroup issues S_t and the P V of its previous visit, then hands over, so one
@@ -268,6 +268,23 @@ DEVI void named_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id
 DEVI void named_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
 
 
+#if PAGED
+// Issues one visit's TMA boxes of K or V (`map`) from a paged cache: a box of 64 head columns x
+// min(page size, 64) rows per page chunk (a chunk never straddles a page), its page read from the
+// block table, into the slot at `dst` (tile layout: column block cb at cb x VN x 128 bytes).
+DEVI void paged_boxes(const KernelParams &p, const TensorMap &map, u32 dst, int v, int kh, u32 bar) {
+  const int pb = min(1 << p.page_size_log2, BN), pmask = (1 << p.page_size_log2) - 1;
+  const int *table = p.block_table + (i64)seq_index(p) * p.block_table_stride;
+  #pragma unroll 1
+  for (int r = 0; r < VN; r += pb) {
+    const int key = v * VN + r, page = table[key >> p.page_size_log2];
+    #pragma unroll
+    for (int cb = 0; cb < HEAD_DIM / 64; ++cb)
+      tma_load_4d(dst + (u32)(cb * VN * 128 + r * 128), map, cb * 64, kh, key & pmask, page, bar);
+  }
+}
+#endif
+
 extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __grid_constant__ KernelParams p) {
   extern __shared__ __align__(1024) unsigned char smem[];
   __shared__ __align__(8) u64 bars[2 * NB + 1];  // full[NB] | empty[NB] | Q
@@ -403,26 +420,23 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         const u32 bar = full0 + 8 * slot;
         if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
         if (p.tma && s.lk - v * VN >= VN) {
-          // TMA (the host encoded maps over the page pool): thread 0 of the team arrives on the
-          // slot's full barrier with the visit's bytes and issues a box of 64 head columns x PB
-          // rows per page chunk of the visit (PB = min(page size, 64): a chunk never straddles a
-          // page), its page looked up in the block table; the team's other 63 threads arrive.
-          // (A visit that reaches past the sequence's end takes the cp.async copies below,
-          // zero-filled: a box would read the page's unwritten rows.)
+          // TMA (the host encoded maps over the page pool): a box of 64 head columns x PB rows
+          // per page chunk of the visit (PB = min(page size, 64): a chunk never straddles a
+          // page), its page looked up in the block table. Thread 0 of the team issues K's boxes
+          // and thread 32 (the team's second warp) V's, each reading the table itself (against
+          // one thread issuing both, run 177: at d = 128 with 16-key pages, whose visits take 32
+          // boxes, dense +9-17 % and skipping +10-22 %; at d = 64 with 16-key pages skipping
+          // +4-12 %; with 64-key pages within -1..+3 %). Thread 0 arrives on the slot's full
+          // barrier with the visit's bytes, K's and V's, and the team's other 63 threads arrive
+          // (V's bytes may land first: the transaction count may go below zero within a phase,
+          // which cannot complete before thread 0's arrival). (A visit that reaches past the
+          // sequence's end takes the cp.async copies below, zero-filled: a box would read the
+          // page's unwritten rows.)
           if (pt == 0) {
             mbar_expect_tx(bar, 2 * KV_BYTES);
-            const int pb = min(1 << p.page_size_log2, BN), pmask = (1 << p.page_size_log2) - 1;
-            const int *table = p.block_table + (i64)seq_index(p) * p.block_table_stride;
-            #pragma unroll 1
-            for (int r = 0; r < VN; r += pb) {
-              const int key = v * VN + r, page = table[key >> p.page_size_log2];
-              #pragma unroll
-              for (int cb = 0; cb < HEAD_DIM / 64; ++cb) {
-                const u32 off = (u32)(cb * VN * 128 + r * 128);
-                tma_load_4d(sK + (u32)slot * KV_BYTES + off, p.tmap_k, cb * 64, kh, key & pmask, page, bar);
-                tma_load_4d(sV + (u32)slot * KV_BYTES + off, p.tmap_v, cb * 64, kh, key & pmask, page, bar);
-              }
-            }
+            paged_boxes(p, p.tmap_k, sK + (u32)slot * KV_BYTES, v, kh, bar);
+          } else if (pt == 32) {
+            paged_boxes(p, p.tmap_v, sV + (u32)slot * KV_BYTES, v, kh, bar);
           }
           if (t == 0) {
             land_copies();  // Q's cp.async copies
