@@ -63,8 +63,13 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   if [ "${SKIP_MMA_TESTS:-0}" != 1 ]; then
     step "gpu tests, BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma"
     echo "===== BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma" >> "$OUT/gpu_tests.log"
-    BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma timeout 300 target/device/gpu_tests --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
+    BLASST_LOG=debug BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma timeout 300 target/device/gpu_tests --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
     echo "gpu tests (mma) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
+    # Which kernel families this process loaded: BLASST_LOG=debug names each kernel on its first
+    # load, on stderr, which libtest passes through only with --nocapture (runs 165 and 180 ran
+    # without it and listed nothing).
+    sed -n '/^===== BLASST_PREFILL_KERNEL=mma/,$p' "$OUT/gpu_tests.log" | grep -oE "(loaded|compiled) blasst_[a-z0-9_]+" \
+      | sed -E 's/^[a-z]+ //; s/_(f16|bf16)_d[0-9]+.*//' | sort | uniq -c | tee -a "$LOG"
     grep -E "test result" "$OUT/gpu_tests.log" | tail -1
   fi
   if [ "${SKIP_NO_TMA_TESTS:-0}" != 1 ]; then
