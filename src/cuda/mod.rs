@@ -712,6 +712,70 @@ fn tma_strides(dims: &[u64; 4], strides: [u64; 3]) -> Option<[u64; 3]> {
     Some(st)
 }
 
+/// How a tensor map's rows are laid out: Q's as the call's query layout, K's and V's as a
+/// paged cache's pools or the call's KV layout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum MapRows<'a> {
+    Padded,
+    Ragged,
+    Paged(&'a crate::attn::Paged),
+}
+
+/// What `cuTensorMapEncodeTiled` is given for one tensor: dimensions innermost first (head
+/// dim, heads, rows, batch or pages), the byte strides of dimensions 1-3, and the box.
+#[derive(Debug, PartialEq)]
+struct MapGeometry {
+    dims: [u64; 4],
+    strides: [u64; 3],
+    boxes: [u32; 4],
+}
+
+/// The geometry of a bf16/fp16 tensor's map (`[batch, row, head]` element strides), or None
+/// where no map describes it (a negative stride; a zero one: `tma_strides`).
+fn map_geometry(
+    head_dim: usize,
+    batch: usize,
+    [bs, rs, hs]: [i64; 3],
+    heads: usize,
+    max_rows: usize,
+    rows: MapRows,
+    box_rows: u32,
+) -> Option<MapGeometry> {
+    let bytes = |x: i64| u64::try_from(x).ok().map(|x| x * 2);
+    let (dims, strides) = match rows {
+        MapRows::Paged(pg) => (
+            [head_dim, heads, pg.page_size, page_extent(pg.num_pages)].map(|x| x as u64),
+            [bytes(hs)?, bytes(rs)?, bytes(bs)?],
+        ),
+        MapRows::Ragged => {
+            let rs = bytes(rs)?;
+            (
+                [head_dim, heads, batch * max_rows, 1].map(|x| x as u64),
+                [bytes(hs)?, rs, rs],
+            )
+        }
+        MapRows::Padded => (
+            [head_dim, heads, max_rows, batch].map(|x| x as u64),
+            [bytes(hs)?, bytes(rs)?, bytes(bs)?],
+        ),
+    };
+    Some(MapGeometry {
+        dims,
+        strides: tma_strides(&dims, strides)?,
+        boxes: [64, 1, box_rows, 1],
+    })
+}
+
+/// K's and V's row layout and box rows: a plan tile's 64 rows, or a page's rows when pages are
+/// shorter (a box never straddles a page).
+fn kv_map_rows(paged: Option<&crate::attn::Paged>, ragged: bool) -> (MapRows<'_>, u32) {
+    match paged {
+        Some(pg) => (MapRows::Paged(pg), pg.page_size.min(64) as u32),
+        None if ragged => (MapRows::Ragged, 64),
+        None => (MapRows::Padded, 64),
+    }
+}
+
 /// TMA tensor maps of Q, K and V for kernels/prefill_sm90.cu: 4-d, innermost
 /// first (head dim, heads, rows, batch), boxes of 64 head columns x the CTA's query rows (Q,
 /// `prefill90_rows`) or 64 rows (K, V,
@@ -729,41 +793,20 @@ fn tma_strides(dims: &[u64; 4], strides: [u64; 3]) -> Option<[u64; 3]> {
 /// rather than memory past the pool). None when the driver refuses a map (the kernel then copies
 /// everything with cp.async).
 fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
-    // `rows`: how the tensor's rows are laid out (Q: the call's query layout; K and V: a paged
-    // cache's pools or the call's KV layout).
-    #[derive(Clone, Copy)]
-    enum Rows<'a> {
-        Padded,
-        Ragged,
-        Paged(&'a crate::attn::Paged),
-    }
     let encode = |ptr: *const c_void,
-                  [bs, rs, hs]: [i64; 3],
+                  strides: [i64; 3],
                   heads: usize,
                   max_rows: usize,
-                  rows: Rows,
+                  rows: MapRows,
                   box_rows: u32|
      -> Option<cu::CUtensorMap> {
-        let bytes = |x: i64| u64::try_from(x).ok().map(|x| x * 2);
-        let (dims, strides) = match rows {
-            Rows::Paged(pg) => (
-                [d.head_dim, heads, pg.page_size, page_extent(pg.num_pages)].map(|x| x as u64),
-                [bytes(hs)?, bytes(rs)?, bytes(bs)?],
-            ),
-            Rows::Ragged => {
-                let rs = bytes(rs)?;
-                (
-                    [d.head_dim, heads, d.batch * max_rows, 1].map(|x| x as u64),
-                    [bytes(hs)?, rs, rs],
-                )
-            }
-            Rows::Padded => (
-                [d.head_dim, heads, max_rows, d.batch].map(|x| x as u64),
-                [bytes(hs)?, bytes(rs)?, bytes(bs)?],
-            ),
-        };
-        let st = tma_strides(&dims, strides)?;
-        let boxes: [u32; 4] = [64, 1, box_rows, 1];
+        let MapGeometry {
+            dims,
+            strides: st,
+            boxes,
+        } = map_geometry(
+            d.head_dim, d.batch, strides, heads, max_rows, rows, box_rows,
+        )?;
         let ones = [1u32; 4];
         let mut map = cu::CUtensorMap { opaque: [0; 16] };
         // SAFETY: every array holds the rank's (4) or rank - 1 entries the driver reads; `map` is
@@ -793,12 +836,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
         }
         Some(map)
     };
-    // K and V: boxes of a plan tile's 64 rows, or of a page's rows when pages are shorter.
-    let (kv_rows, kv_box_rows) = match &d.paged {
-        Some(pg) => (Rows::Paged(pg), pg.page_size.min(64) as u32),
-        None if d.ragged_kv => (Rows::Ragged, 64),
-        None => (Rows::Padded, 64),
-    };
+    let (kv_rows, kv_box_rows) = kv_map_rows(d.paged.as_ref(), d.ragged_kv);
     Some([
         encode(
             p.q,
@@ -806,9 +844,9 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
             d.hq,
             d.max_lq,
             if d.ragged_q {
-                Rows::Ragged
+                MapRows::Ragged
             } else {
-                Rows::Padded
+                MapRows::Padded
             },
             prefill90_rows(d.head_dim) as u32,
         )?,
@@ -1539,6 +1577,60 @@ mod tests {
         assert_eq!(
             tma_strides(&[128, 1, 4096, 1], [0, 256, 0]),
             Some([16, 256, 16])
+        );
+    }
+
+    /// What the prefill kernel's tensor maps describe (the driver call aside): padded batches as
+    /// (head dim, heads, rows, batch); ragged ones as one batch of batch x max rows; a paged
+    /// cache as (head dim, heads, page rows, pages), its page extent the call's `num_pages` or
+    /// `i32::MAX` when that is 0, boxes of min(page size, 64) rows; byte strides of bf16/fp16;
+    /// a negative stride gets no map.
+    #[test]
+    fn tensor_map_geometry_per_row_layout() {
+        // [batch, row, head] element strides of a [batch][rows][heads][128] tensor, 4096 rows, 8 heads.
+        let st = [4096 * 8 * 128, 8 * 128, 128];
+        let g = map_geometry(128, 2, st, 8, 4096, MapRows::Padded, 64).unwrap();
+        assert_eq!(g.dims, [128, 8, 4096, 2]);
+        assert_eq!(g.strides, [256, 2048, 2 * 4096 * 8 * 128]);
+        assert_eq!(g.boxes, [64, 1, 64, 1]);
+
+        let g = map_geometry(128, 3, [0, 8 * 128, 128], 8, 1000, MapRows::Ragged, 128).unwrap();
+        assert_eq!(g.dims, [128, 8, 3000, 1]);
+        assert_eq!(g.strides, [256, 2048, 2048]);
+        assert_eq!(g.boxes, [64, 1, 128, 1]);
+
+        // A pool of [pages][16 rows][8 heads][64].
+        let pst = [16 * 8 * 64, 8 * 64, 64];
+        for (num_pages, extent) in [(100, 100), (0, i32::MAX as u64)] {
+            let pg = crate::attn::Paged {
+                page_size: 16,
+                table_stride: 8,
+                num_pages,
+            };
+            let (rows, box_rows) = kv_map_rows(Some(&pg), false);
+            assert_eq!((rows, box_rows), (MapRows::Paged(&pg), 16));
+            let g = map_geometry(64, 4, pst, 8, 4096, rows, box_rows).unwrap();
+            assert_eq!(g.dims, [64, 8, 16, extent]);
+            assert_eq!(g.strides, [128, 1024, 2 * 16 * 8 * 64]);
+            assert_eq!(g.boxes, [64, 1, 16, 1]);
+        }
+        let big = crate::attn::Paged {
+            page_size: 256,
+            table_stride: 1,
+            num_pages: 7,
+        };
+        assert_eq!(kv_map_rows(Some(&big), true).1, 64);
+        assert_eq!(kv_map_rows(None, true), (MapRows::Ragged, 64));
+        assert_eq!(kv_map_rows(None, false), (MapRows::Padded, 64));
+
+        assert_eq!(
+            map_geometry(128, 2, [st[0], -1024, 128], 8, 4096, MapRows::Padded, 64),
+            None
+        );
+        // Heads sharing memory (stride 0 over 8 heads): no map.
+        assert_eq!(
+            map_geometry(128, 2, [st[0], st[1], 0], 8, 4096, MapRows::Padded, 64),
+            None
         );
     }
 
