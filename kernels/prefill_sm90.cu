@@ -812,7 +812,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     wg_fence();
     issue_pv(Pc, k_prv + NB * KV_BYTES, pv_lo, pv_hi);
     wg_commit();
-    if (NWG == 2 ? wg == 0 : wg != NWG - 1) named_arrive(BAR_TURN + (NWG == 2 ? 1 : wg + 1), 2 * 128);
+    if (NWG == 2 ? wg == 0 : wg != NWG - 1) named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
     wg_wait<0>();  // unconditional: ptxas then knows O is free on every path
     reg_fence(O);
   }
