@@ -167,6 +167,21 @@ def dense_and_skip(bl, q, k, v, o, factor, causal=False, workspace=False, iters=
     return td, ts, frac
 
 
+def reference_attention(q, k, v, causal):
+    """Float32 attention of [B, S, H, D] tensors, as [B, Sq, Hq, D]: GQA by repeating K/V heads,
+    the causal mask bottom-right aligned, as blasst's (SPEC). The checks' reference."""
+    Sq, Hq, Sk, Hkv = q.shape[1], q.shape[2], k.shape[1], k.shape[2]
+    qt, kt, vt = (t.transpose(1, 2).float() for t in (q, k, v))
+    kt = kt.repeat_interleave(Hq // Hkv, 1)
+    vt = vt.repeat_interleave(Hq // Hkv, 1)
+    mask = None
+    if causal:
+        i = torch.arange(Sq, device=q.device)[:, None]
+        j = torch.arange(Sk, device=q.device)[None, :]
+        mask = j <= i + Sk - Sq
+    return F.scaled_dot_product_attention(qt, kt, vt, attn_mask=mask).transpose(1, 2)
+
+
 def sdpa(q, k, v, causal, backend):
     qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
     gqa = qt.shape[1] != kt.shape[1]

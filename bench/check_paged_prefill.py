@@ -7,14 +7,13 @@ which the kernel falls back to when the host has no tensor maps, were 2.5x slowe
 173); a pair more than 15 % apart counts as a bad case. Exits 1 on any bad case.
 Run it once per setting of BLASST_PREFILL_TMA / BLASST_PREFILL_KERNEL (read once per process).
 Example: python3 bench/check_paged_prefill.py target/device/libblasst.so"""
-import math
 import os
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench import paged_cache, timeit_interleaved  # noqa: E402
+from bench import paged_cache, reference_attention, timeit_interleaved  # noqa: E402
 from blasst_ctypes import Blasst  # noqa: E402
 
 bl = Blasst(sys.argv[1] if len(sys.argv) > 1 else "target/device/libblasst.so")
@@ -29,21 +28,13 @@ for D in (64, 128):
                 k = torch.randn(1, lk, Hkv, D, device="cuda").bfloat16()
                 v = torch.randn(1, lk, Hkv, D, device="cuda").bfloat16()
                 kp, vp, kw = paged_cache(k, v, page, spare=3)
-                # Reference in float32: GQA by repeating K/V heads; causal bottom-right aligned.
-                kk = k[0].float().repeat_interleave(Hq // Hkv, dim=1)
-                vv = v[0].float().repeat_interleave(Hq // Hkv, dim=1)
-                s = torch.einsum("qhd,khd->hqk", q[0].float(), kk) / math.sqrt(D)
-                if causal:
-                    i = torch.arange(lq, device="cuda")[:, None]
-                    j = torch.arange(lk, device="cuda")[None, :]
-                    s = s.masked_fill(j > i + lk - lq, float("-inf"))
-                ref = torch.einsum("hqk,khd->qhd", torch.softmax(s, -1).nan_to_num(), vv)
+                ref = reference_attention(q, k, v, causal)
                 for num_pages in (kw["num_pages"], 0):
                     o = torch.empty_like(q)
                     p = bl.params(q, kp, vp, o, causal=causal, **dict(kw, num_pages=num_pages))
                     bl.run(p)
                     torch.cuda.synchronize()
-                    err = (o[0].float() - ref).abs().max().item()
+                    err = (o.float() - ref).abs().max().item()
                     ok = err < 3e-2
                     bad += not ok
                     print(f"{'ok ' if ok else 'BAD'} d={D} lq={lq} lk={lk} page={page} causal={int(causal)} "

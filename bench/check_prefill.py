@@ -7,9 +7,9 @@ import os
 import sys
 
 import torch
-import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
+from bench import reference_attention  # noqa: E402
 from blasst_ctypes import Blasst  # noqa: E402
 
 
@@ -28,15 +28,7 @@ def main():
                 q = torch.randn(B, Sq, Hq, D, device="cuda", dtype=torch.bfloat16)
                 k = torch.randn(B, Sk, Hkv, D, device="cuda", dtype=torch.bfloat16)
                 v = torch.randn(B, Sk, Hkv, D, device="cuda", dtype=torch.bfloat16)
-                qt, kt, vt = (t.transpose(1, 2).float() for t in (q, k, v))
-                kt = kt.repeat_interleave(Hq // Hkv, 1)
-                vt = vt.repeat_interleave(Hq // Hkv, 1)
-                mask = None
-                if causal:  # bottom-right aligned, as blasst (SPEC)
-                    i = torch.arange(Sq, device="cuda")[:, None]
-                    j = torch.arange(Sk, device="cuda")[None, :]
-                    mask = j <= i + Sk - Sq
-                ref = F.scaled_dot_product_attention(qt, kt, vt, attn_mask=mask).transpose(1, 2)
+                ref = reference_attention(q, k, v, causal)
                 for kern in kernels:
                     if kern == "mma":
                         os.environ["BLASST_PREFILL_KERNEL"] = "mma"
