@@ -207,55 +207,34 @@ fn paged_prefill_without_num_pages_matches_with() {
     if !gpu() {
         return;
     }
-    let sd = seed();
-    let mut total = (0u64, 0u64);
-    for (i, &(lq, lk, hq, hkv, causal, hot, layout)) in [
-        (
-            700usize,
-            1500usize,
-            8usize,
-            2usize,
-            true,
-            0.2,
-            Layout::Paged(16),
-        ),
+    let shapes: [Shape; 3] = [
+        (700, 1500, 8, 2, true, 0.2, Layout::Paged(16)),
         (300, 1000, 4, 1, false, 0.2, Layout::Paged(64)),
         (500, 1200, 8, 2, false, 0.25, Layout::Paged(256)),
-    ]
-    .iter()
-    .enumerate()
-    {
-        for d in [64usize, 128, 256] {
-            let mut bt = structured_case(
-                (lq, lk, hq, hkv, d, causal, hot, layout),
-                sd,
-                sd.wrapping_add(i as u64),
+    ];
+    for_each_structured(&shapes, |label, bt, factor| {
+        let num_pages = bt.params.num_pages;
+        assert!(num_pages > 0);
+        let mut skipped = [0u64; 2];
+        for f in [0.0, factor] {
+            bt.params.num_pages = num_pages;
+            let given =
+                run_gpu::<bf16>(bt, f).unwrap_or_else(|e| panic!("{label}: {}", e.message()));
+            bt.params.num_pages = 0;
+            let unknown =
+                run_gpu::<bf16>(bt, f).unwrap_or_else(|e| panic!("{label}: {}", e.message()));
+            assert!(
+                same_out(&given, &unknown),
+                "{label} factor {f}: num_pages 0 differs (stats {:?} vs {:?})",
+                given.stats,
+                unknown.stats
             );
-            let num_pages = bt.params.num_pages;
-            assert!(num_pages > 0);
-            for factor in [0.0, ((-8.0f64).exp() * lk as f64) as f32] {
-                bt.params.num_pages = num_pages;
-                let given = run_gpu::<bf16>(&bt, factor)
-                    .unwrap_or_else(|e| panic!("case {i} d {d}: {}", e.message()));
-                bt.params.num_pages = 0;
-                let unknown = run_gpu::<bf16>(&bt, factor)
-                    .unwrap_or_else(|e| panic!("case {i} d {d}: {}", e.message()));
-                assert!(
-                    same_out(&given, &unknown),
-                    "case {i} d {d} factor {factor}: num_pages 0 differs (stats {:?} vs {:?})",
-                    given.stats,
-                    unknown.stats
-                );
-                if factor > 0.0 {
-                    assert!(given.stats[1] > 0, "case {i} d {d}: nothing skipped");
-                    total.0 += given.stats[0];
-                    total.1 += given.stats[1];
-                }
+            if f > 0.0 {
+                skipped = given.stats;
             }
         }
-    }
-    let frac = total.1 as f64 / total.0 as f64;
-    assert!(frac > 0.3, "overall skipped fraction {frac}");
+        skipped
+    });
 }
 
 /// K/V heads or sequences that share memory (stride 0: valid for inputs, e.g. one KV head or one
@@ -395,18 +374,8 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
     if !gpu() {
         return;
     }
-    let sd = seed();
-    let mut total = (0u64, 0u64);
-    for (i, &(lq, lk, hq, hkv, causal, hot, layout)) in [
-        (
-            1024usize,
-            1024usize,
-            4usize,
-            4usize,
-            false,
-            0.2,
-            Layout::Bshd,
-        ),
+    let shapes: [Shape; 12] = [
+        (1024, 1024, 4, 4, false, 0.2, Layout::Bshd),
         (1024, 1024, 4, 2, true, 0.2, Layout::Bshd),
         // more CTAs than multiprocessors (256 and 192, GQA 4 and 3), paged among them
         (1024, 1024, 32, 8, true, 0.2, Layout::Bshd),
@@ -419,34 +388,51 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         (2, 6000, 16, 2, true, 0.2, Layout::Bshd),
         (3, 6000, 16, 2, false, 0.2, Layout::Paged(64)),
         (1, 9000, 16, 8, false, 0.25, Layout::Paged(64)),
-    ]
-    .iter()
-    .enumerate()
-    {
+    ];
+    for_each_structured(&shapes, |label, bt, factor| {
+        let (g, _) = gpu_matches_cpu(bt, factor, label);
+        let dense = run_gpu::<bf16>(bt, 0.0).unwrap();
+        let err = max_diff(&g.o, &dense.o, bt);
+        assert!(err < 5e-2, "{label}: sparse vs dense {err}");
+        println!(
+            "{label}: skipped {} of {} tiles, |sparse - dense| {err:.2e}",
+            g.stats[1], g.stats[0]
+        );
+        g.stats
+    });
+}
+
+/// A structured clear-margin case without its head dim: (lq, lk, hq, hkv, causal, hot fraction,
+/// layout).
+type Shape = (usize, usize, usize, usize, bool, f64, Layout);
+
+/// Builds each of `shapes` at head dims 64, 128 and 256 (shape i's inputs from seed + i) and
+/// hands it to `check` with a label and the factor that skips the tiles whose best score is more
+/// than 8 nats below the running maximum (e^-8 x lk). `check` returns the (visited, skipped)
+/// tiles of its skipping call: a sparse test that skips nothing proves nothing, so every case
+/// must skip some tile, and all of them together more than 30 %.
+fn for_each_structured(shapes: &[Shape], mut check: impl FnMut(&str, &mut Built, f32) -> [u64; 2]) {
+    let sd = seed();
+    let mut total = [0u64; 2];
+    for (i, &(lq, lk, hq, hkv, causal, hot, layout)) in shapes.iter().enumerate() {
         for d in [64usize, 128, 256] {
-            let bt = structured_case(
+            let mut bt = structured_case(
                 (lq, lk, hq, hkv, d, causal, hot, layout),
                 sd,
                 sd.wrapping_add(i as u64),
             );
             let factor = ((-8.0f64).exp() * lk as f64) as f32;
-            let (g, _) = gpu_matches_cpu(&bt, factor, &format!("case {i} d {d}"));
+            let label = format!("case {i} d {d}");
+            let stats = check(&label, &mut bt, factor);
             assert!(
-                g.stats[1] > 0,
-                "case {i}: a sparse test that skips nothing proves nothing"
+                stats[1] > 0,
+                "{label}: a sparse test that skips nothing proves nothing ({stats:?})"
             );
-            let dense = run_gpu::<bf16>(&bt, 0.0).unwrap();
-            let err = max_diff(&g.o, &dense.o, &bt);
-            assert!(err < 5e-2, "case {i}: sparse vs dense {err}");
-            total.0 += g.stats[0];
-            total.1 += g.stats[1];
-            println!(
-                "case {i} d {d}: skipped {} of {} tiles, |sparse - dense| {err:.2e}",
-                g.stats[1], g.stats[0]
-            );
+            total[0] += stats[0];
+            total[1] += stats[1];
         }
     }
-    let frac = total.1 as f64 / total.0 as f64;
+    let frac = total[1] as f64 / total[0] as f64;
     assert!(frac > 0.3, "overall skipped fraction {frac}");
 }
 
