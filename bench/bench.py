@@ -8,6 +8,7 @@ mma.sync kernel (BLASST_PREFILL_KERNEL=mma) next to the default wgmma one. Decod
 a second dense row times the portable decode kernel (BLASST_DECODE_KERNEL=mma).
 Sparse rows use the structured generator (sink, local window, retrieval blocks, noise); the
 skipped-tile fraction is the kernel's own counter. Writes a JSON file and a PNG plot.
+`--dtype fp16` runs every table in fp16 instead (the issues' targets are set in bf16).
 """
 import argparse
 import json
@@ -27,6 +28,10 @@ try:
     from torch.nn.attention import SDPBackend, sdpa_kernel
 except ImportError:  # pragma: no cover
     SDPBackend = sdpa_kernel = None
+
+# The element type of every benchmark tensor (--dtype; the targets' tables are bf16).
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
+DTYPE = torch.bfloat16
 
 
 def timeit(fn, warmup=3, iters=10, min_ms=20.0, rounds=3):
@@ -116,7 +121,7 @@ def structured(B, S, H, Hkv, D, hot_fraction, margin=12.0, seed=0, Sq=None, spre
     hot = torch.zeros(B, Hkv, S, dtype=torch.bool, device="cuda")
     hot.scatter_(2, keys.flatten(2), hb.unsqueeze(-1).expand_as(keys).flatten(2))
     k[..., 0] = torch.where(hot.transpose(1, 2), c, 0.0)
-    return q.bfloat16(), k.bfloat16(), v.bfloat16()
+    return q.to(DTYPE), k.to(DTYPE), v.to(DTYPE)
 
 
 def hot_for_sparsity(target, make, frac_of, tol=0.005, steps=12):
@@ -208,12 +213,12 @@ def bench_prefill(bl, sizes, rows):
     for S in sizes:
         for causal in (False, True):
             flops = 4 * S * S * H * D / (2 if causal else 1)
-            o = torch.empty(1, S, H, D, device="cuda", dtype=torch.bfloat16)
+            o = torch.empty(1, S, H, D, device="cuda", dtype=DTYPE)
             stats = torch.zeros(2, dtype=torch.int64, device="cuda")
             # Dense rows on random Gaussian inputs.
-            q = torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16)
-            k = torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16)
-            v = torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16)
+            q = torch.randn(1, S, H, D, device="cuda", dtype=DTYPE)
+            k = torch.randn(1, S, H, D, device="cuda", dtype=DTYPE)
+            v = torch.randn(1, S, H, D, device="cuda", dtype=DTYPE)
             p = bl.params(q, k, v, o, causal=causal)
             bl.run(p)
             ref = o.clone()
@@ -269,10 +274,10 @@ def bench_paged_prefill(bl, cases, rows, pages=(64, 16)):
     H, D = 32, 128
     for S, causal in cases:
         flops = 4 * S * S * H * D / (2 if causal else 1)
-        o = torch.empty(1, S, H, D, device="cuda", dtype=torch.bfloat16)
+        o = torch.empty(1, S, H, D, device="cuda", dtype=DTYPE)
         stats = torch.zeros(2, dtype=torch.int64, device="cuda")
         base = dict(kind="prefill-paged", S=S, causal=causal)
-        q, k, v = (torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        q, k, v = (torch.randn(1, S, H, D, device="cuda", dtype=DTYPE) for _ in range(3))
         ps = [bl.params(q, k, v, o, causal=causal)]
         for page in pages:
             kp, vp, kw = paged_cache(k, v, page)
@@ -306,7 +311,7 @@ def bench_decode(bl, configs, rows, page_size=64, heads=(32, 8), lq=1, kind="dec
     for B, L in configs:
         # The output and counters of every call of this size; the hot fraction of the ~70 % rows,
         # found on the contiguous cache (threshold 1e-3).
-        o = torch.empty(B, lq, Hq, D, device="cuda", dtype=torch.bfloat16)
+        o = torch.empty(B, lq, Hq, D, device="cuda", dtype=DTYPE)
         stats = torch.zeros(2, dtype=torch.int64, device="cuda")
         hot70 = hot_for_sparsity(0.7, lambda hot: structured(B, L, Hq, Hkv, D, hot, seed=L + B, Sq=lq),
                                  lambda qkv: skipped_fraction(
@@ -318,9 +323,9 @@ def bench_decode(bl, configs, rows, page_size=64, heads=(32, 8), lq=1, kind="dec
             # every 2nd and 8th tile; random hot blocks at the target's ~70 % skipped tiles.
             for hot, spread, target in ((None, None, None), (0.5, True, None), (hot70, False, 0.7), (0.12, True, None)):
                 if hot is None:
-                    q = torch.randn(B, lq, Hq, D, device="cuda", dtype=torch.bfloat16)
-                    k = torch.randn(B, L, Hkv, D, device="cuda", dtype=torch.bfloat16)
-                    v = torch.randn(B, L, Hkv, D, device="cuda", dtype=torch.bfloat16)
+                    q = torch.randn(B, lq, Hq, D, device="cuda", dtype=DTYPE)
+                    k = torch.randn(B, L, Hkv, D, device="cuda", dtype=DTYPE)
+                    v = torch.randn(B, L, Hkv, D, device="cuda", dtype=DTYPE)
                 else:
                     q, k, v = structured(B, L, Hq, Hkv, D, hot, seed=L + B, Sq=lq, spread=spread)
                 kk, vv, kw = paged_cache(k, v, page_size) if paged else (k, v, {})
@@ -372,7 +377,7 @@ def copy_bandwidth():
     return 2 * x.numel() / t / 1e9
 
 
-def plot(rows, path):
+def plot(rows, path, dtype):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -390,7 +395,7 @@ def plot(rows, path):
         ax.plot(s, bound, "k--", lw=0.8, label="ceiling 1/(1 - s/2)")
         ax.set_xlabel("measured skipped-tile fraction")
         ax.set_ylabel("speedup vs blasst dense")
-        ax.set_title(f"{kind} (H200, bf16, d=128)")
+        ax.set_title(f"{kind} ({torch.cuda.get_device_name()}, {dtype}, d=128)")
         ax.grid(alpha=0.3)
         ax.legend()
     fig.tight_layout()
@@ -405,11 +410,15 @@ def main():
     ap.add_argument("--decode-only", action="store_true")
     ap.add_argument("--prefill-only", action="store_true")
     ap.add_argument("--paged-prefill-only", action="store_true")
+    ap.add_argument("--dtype", choices=sorted(DTYPES), default="bf16",
+                    help="element type of Q, K, V and O (the issues' targets are bf16)")
     a = ap.parse_args()
+    global DTYPE
+    DTYPE = DTYPES[a.dtype]
     bl = Blasst(a.lib)
     rows = []
     info = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, blasst=bl.version,
-                date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+                date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), dtype=a.dtype)
     info["copy_gbs"] = copy_bandwidth()
     print(json.dumps(info), flush=True)
     sizes = [4096, 8192] if a.quick else [4096, 8192, 16384, 32768]
@@ -430,7 +439,7 @@ def main():
     with open(os.path.join(a.out, name + ".json"), "w") as f:
         json.dump(dict(info=info, rows=rows), f, indent=1)
     if not a.paged_prefill_only:
-        plot(rows, os.path.join(a.out, "speedup_vs_sparsity.png"))
+        plot(rows, os.path.join(a.out, "speedup_vs_sparsity.png"), a.dtype)
 
 
 if __name__ == "__main__":
