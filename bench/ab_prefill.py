@@ -3,7 +3,8 @@ timed in turn for several rounds (median per build, bench.py's timeit_interleave
 power-cap drift hit every build alike (one build per process moved its ratios by +-4 % from run to
 run). bf16, d = 128 (--d64: 64, --d256: 256), 32 heads, batch 1; 8K and 16K non-causal, 8K and
 32K causal (--noncausal: 4K-32K non-causal; --paged: K and V in a paged cache of 64-key pages
-in shuffled order, as a prefill with cache reads them; --page=N: of N-key pages). Prints absolute times and each build's time
+in shuffled order, as a prefill with cache reads them; --page=N: of N-key pages; --stats: the
+sparse skip calls also with skip_stats, as bench.py times them). Prints absolute times and each build's time
 relative to the first build, and for the skip calls each build's speedup over its own dense
 kernel on the same input (with one build, that is the skip-vs-dense tuning view). Example:
 python3 bench/ab_prefill.py target/device-base/libblasst.so target/device-new/libblasst.so
@@ -47,6 +48,8 @@ cases = (((4096, False), (8192, False), (16384, False), (32768, False)) if "--no
          else ((8192, False), (8192, True), (16384, False), (32768, True)))
 PAGE = next((int(a.split("=")[1]) for a in sys.argv if a.startswith("--page=")), 64)
 PAGED = "--paged" in sys.argv or any(a.startswith("--page=") for a in sys.argv)
+# --stats: each sparse case also times the skip call with skip_stats (the counters' cost).
+STATS = "--stats" in sys.argv
 
 
 def layout(k, v):
@@ -73,3 +76,9 @@ for S, causal in cases:
         skip = ab(f"{tag} skip {frac:4.0%} (hot={hot})",
                   lambda bl: bl.params(q, k, v, o, causal=causal, factor=1e-3 * S, **kw))
         ratios(f"{tag}   speedup over own dense", dense, skip)
+        if STATS:
+            # The same skip call counting into skip_stats, as bench.py's rows and engines that
+            # read the counters call it.
+            skip_s = ab(f"{tag} skip {frac:4.0%} +stats", lambda bl: bl.params(
+                q, k, v, o, causal=causal, factor=1e-3 * S, stats=stats, **kw))
+            ratios(f"{tag}   +stats: speedup over own dense", dense, skip_s)
