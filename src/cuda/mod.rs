@@ -721,6 +721,17 @@ enum MapRows<'a> {
     Paged(&'a crate::attn::Paged),
 }
 
+impl MapRows<'_> {
+    /// The rows of a tensor in the call's own layout (not a page pool).
+    fn unpaged(ragged: bool) -> Self {
+        if ragged {
+            MapRows::Ragged
+        } else {
+            MapRows::Padded
+        }
+    }
+}
+
 /// What `cuTensorMapEncodeTiled` is given for one tensor: dimensions innermost first (head
 /// dim, heads, rows, batch or pages), the byte strides of dimensions 1-3, and the box.
 #[derive(Debug, PartialEq)]
@@ -771,8 +782,7 @@ fn map_geometry(
 fn kv_map_rows(paged: Option<&crate::attn::Paged>, ragged: bool) -> (MapRows<'_>, u32) {
     match paged {
         Some(pg) => (MapRows::Paged(pg), pg.page_size.min(64) as u32),
-        None if ragged => (MapRows::Ragged, 64),
-        None => (MapRows::Padded, 64),
+        None => (MapRows::unpaged(ragged), 64),
     }
 }
 
@@ -843,11 +853,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
             [p.q_batch_stride, p.q_row_stride, p.q_head_stride],
             d.hq,
             d.max_lq,
-            if d.ragged_q {
-                MapRows::Ragged
-            } else {
-                MapRows::Padded
-            },
+            MapRows::unpaged(d.ragged_q),
             prefill90_rows(d.head_dim) as u32,
         )?,
         encode(
