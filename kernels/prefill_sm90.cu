@@ -29,7 +29,13 @@
 // pools, the page looked up in the block table; run 173: +65-78 % at d = 64, 2.4-2.9x at d = 128
 // against the teams' cp.async copies, which now only copy a sequence's last, partial visit, or
 // everything when the host has no maps: the driver refused them), cp.async copies publishing a
-// visit once they have landed and are fenced to the async proxy. The two consumer warpgroups
+// visit once they have landed and are fenced to the async proxy. At d = 256 (a 64-key visit is
+// 16 boxes of K and 16 of V with 16-key pages, and those of one thread go out one after another)
+// two producer warpgroups make two teams of four warps, warp w issuing K's (w even) or V's (w
+// odd) boxes of column blocks w / 2 and w / 2 + 2: at 16-key pages dense +9-11 %, Skip-Softmax
+// +11-14 % (runs 188-189; the same at d = 128 sped up skipping at 16-key pages by up to 9 % but
+// slowed 64-key pages by 1-3 % and dense 16-key pages at 16K-32K by 2 %, so d = 128 keeps one
+// producer warpgroup: bench/RESULTS.md, session 29). The consumer warpgroups
 // only compute: they wait
 // on the full barrier and release the slot on its empty barrier once its P V is done. The
 // consumer warpgroups take turns on the tensor cores (FA3's ping-pong, two named barriers): in
@@ -63,20 +69,23 @@
 #define BN 64   // the plan's KV tile
 #define VN PREFILL90_SLOT_KEYS  // keys per visit and ring slot (host: 128, at d = 256 64)
 #define NH (VN / BN)            // plan tiles per visit: 2, at d = 256 1
-#define NTHREADS (128 * (NWG + 1))  // consumer warpgroups 0 .. NWG - 1, producer warpgroup NWG
+#define NPWG PREFILL90_PRODUCER_WGS  // producer warpgroups (host: src/cuda/nvrtc.rs prefill90_producer_wgs: 2 for paged caches at d = 256, else 1)
+#define NTHREADS (128 * (NWG + NPWG))  // consumer warpgroups 0 .. NWG - 1, then the producer(s)
 #define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
 // Registers per thread after the split (setmaxnreg; what the launch bounds give every thread at
-// launch is 384 x 168, with three consumer warpgroups 512 x 128). Paged: two producer
-// teams (TMA, cp.async for partial visits), 128 x 56 + 256 x 224, with three consumer warpgroups (d = 64) 128 x 32 + 384 x 160 (the
-// teams' copy loop then unrolled 4 times, not 16: at 32 registers the full unroll spilled).
+// launch is 384 x 168, with three consumer warpgroups or two producer warpgroups 512 x 128).
+// Paged: two producer teams (TMA, cp.async for partial visits), 128 x 56 + 256 x 224, with three
+// consumer warpgroups (d = 64) 128 x 32 + 384 x 160, with two producer warpgroups (d = 256)
+// 256 x 32 + 256 x 224 (at 32 registers the teams' copy loop is unrolled twice, not fully: the
+// full unroll spilled).
 // Otherwise one producer warp issues TMA copies (FlashAttention-3's budgets): 128 x 24 + 256 x
 // 240, with three consumer warpgroups 128 x 24 + 384 x 160.
 // A full barrier (and Q's) expects one arrival per thread of the copying team (paged) or of the
 // producer warp (TMA).
 #if PAGED
-#define PRODUCER_REGS (NWG == 3 ? 32 : 56)
-#define CONSUMER_REGS (NWG == 3 ? 160 : 224)  // 128 x 32 + 384 x 160 = 65536, the whole file
-#define FULL_ARRIVALS 64
+#define PRODUCER_REGS (NWG == 3 || NPWG == 2 ? 32 : 56)
+#define CONSUMER_REGS (NWG == 3 ? 160 : 224)  // 128 x 32 + 384 x 160 = 256 x 32 + 256 x 224 = 128 x 56 + 256 x 224 = 65536
+#define FULL_ARRIVALS PTEAM
 #else
 #define PRODUCER_REGS 24
 #define CONSUMER_REGS (NWG == 3 ? 160 : 240)
@@ -193,10 +202,12 @@ DEVI KvSrc kv_src(const KernelParams &p, const Seq &s, int b, int kh, const u16 
 }
 
 #if PAGED
-// The paged producer is two teams of 64 threads (warps 0-1: even visits, 2-3: odd visits).
-// Thread `pt` (0..63) of a team copies 16-byte chunk pt % CH of rows pt / CH + i * P_RSTEP;
-// P_RSTEP is 2 (d = 256), 4 (d = 128) or 8 (d = 64).
-#define PTEAM 64
+// The paged producer is two teams of PTEAM threads (the first half of the producer warps: even
+// visits, the second half: odd visits); 64 threads, at d = 256 128 (two producer warpgroups).
+// Thread `pt` of a team copies 16-byte chunk pt % CH of rows pt / CH + i * P_RSTEP;
+// P_RSTEP is 4 (d = 128 and 256) or 8 (d = 64).
+#define PTEAM (64 * NPWG)
+#define CB_STEP (PTEAM / 64)  // a team's warps that issue K's (or V's) boxes, one column block in CB_STEP each
 #define P_ITERS (VN * CH / PTEAM)
 #define P_RSTEP (PTEAM / CH)
 
@@ -216,8 +227,8 @@ DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSr
   for (int j = 0; j < 8 / P_RSTEP; ++j) dr[j] = dst + swz128(VN, r0 + j * P_RSTEP, c) - j * P_RSTEP * 128;
 #define KV_DST(i) (dr[((i) * P_RSTEP) % 8 / P_RSTEP] + (u32)((i) * P_RSTEP * 128))
 #endif
-#if NWG == 3
-  #pragma unroll 2
+#if PRODUCER_REGS == 32
+  #pragma unroll 2  // (unrolled fully, ptxas spilled at 32 registers)
 #else
   #pragma unroll
 #endif
@@ -272,15 +283,17 @@ DEVI void named_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;\n" ::"r
 // Issues one visit's TMA boxes of K or V (`map`) from a paged cache: a box of 64 head columns x
 // min(page size, 64) rows per page chunk (a chunk never straddles a page), its page read from the
 // block table, into the slot at `dst` (tile layout: column block cb at cb x VN x 128 bytes).
-DEVI void paged_boxes(const KernelParams &p, const TensorMap &map, u32 dst, int v, int kh, u32 bar) {
+DEVI void paged_boxes(const KernelParams &p, const TensorMap &map, u32 dst, int v, int kh, u32 bar, int cb0) {
   const int pb = min(1 << p.page_size_log2, BN), pmask = (1 << p.page_size_log2) - 1;
   const int *table = p.block_table + (i64)seq_index(p) * p.block_table_stride;
   #pragma unroll 1
   for (int r = 0; r < VN; r += pb) {
     const int key = v * VN + r, page = table[key >> p.page_size_log2];
     #pragma unroll
-    for (int cb = 0; cb < HEAD_DIM / 64; ++cb)
+    for (int i = 0; i < HEAD_DIM / 64 / CB_STEP; ++i) {
+      const int cb = cb0 + i * CB_STEP;
       tma_load_4d(dst + (u32)(cb * VN * 128 + r * 128), map, cb * 64, kh, key & pmask, page, bar);
+    }
   }
 }
 #endif
@@ -344,7 +357,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   }
   __syncthreads();  // the mbarriers (and the sweep counters) are initialised
 
-  if (wg == NWG) {
+  if (wg >= NWG) {
     // The producer: Q, then K and V of visit t (keys (nv - 1 - t) * VN ...) into slot t % NB
     // once the consumers released the slot's previous visit (t - NB). Two teams take turns by
     // visit; a team waits for its own copies, fences them to the async proxy (the tensor cores
@@ -412,8 +425,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #else
     const int team = (threadIdx.x - NWG * 128) / PTEAM, pt = threadIdx.x % PTEAM;
     if (nv > 0) {
+#if NPWG == 1
+      // K's and V's sources, held across the loop (with two producer warpgroups, 32 registers,
+      // they are made where the cp.async copies need them: held, they spilled).
       const KvSrc ksrc = kv_src(p, s, seq_index(p), kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
       const KvSrc vsrc = kv_src(p, s, seq_index(p), kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
+#endif
       if (team == 0) load_q(p, s, seq_index(p), h, sQ, r0, pt);  // lands with visit 0's copies
       for (int t = team; t < nv; t += 2) {
         const int slot = t % NB, v = nv - 1 - t;
@@ -432,18 +449,35 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           // which cannot complete before thread 0's arrival). (A visit that reaches past the
           // sequence's end takes the cp.async copies below, zero-filled: a box would read the
           // page's unwritten rows.)
+#if NPWG == 1
           if (pt == 0) {
             mbar_expect_tx(bar, 2 * KV_BYTES);
-            paged_boxes(p, p.tmap_k, sK + (u32)slot * KV_BYTES, v, kh, bar);
+            paged_boxes(p, p.tmap_k, sK + (u32)slot * KV_BYTES, v, kh, bar, 0);
           } else if (pt == 32) {
-            paged_boxes(p, p.tmap_v, sV + (u32)slot * KV_BYTES, v, kh, bar);
+            paged_boxes(p, p.tmap_v, sV + (u32)slot * KV_BYTES, v, kh, bar, 0);
           }
+#else
+          // Warp w of the team (four warps): K's boxes (w even) or V's (w odd) of column blocks
+          // w / 2 and w / 2 + 2.
+          if (pt == 0) mbar_expect_tx(bar, 2 * KV_BYTES);
+          if (pt % 32 == 0) {
+            const int w = pt / 32;
+            if (w & 1)
+              paged_boxes(p, p.tmap_v, sV + (u32)slot * KV_BYTES, v, kh, bar, w >> 1);
+            else
+              paged_boxes(p, p.tmap_k, sK + (u32)slot * KV_BYTES, v, kh, bar, w >> 1);
+          }
+#endif
           if (t == 0) {
             land_copies();  // Q's cp.async copies
             mbar_arrive(qfull);
           }
           if (pt != 0) mbar_arrive(bar);
         } else {
+#if NPWG == 2
+          const KvSrc ksrc = kv_src(p, s, seq_index(p), kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
+          const KvSrc vsrc = kv_src(p, s, seq_index(p), kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
+#endif
           load_kv(p, s, seq_index(p), kh, ksrc, sK + (u32)slot * KV_BYTES, v, pt);
           load_kv(p, s, seq_index(p), kh, vsrc, sV + (u32)slot * KV_BYTES, v, pt);
           land_copies();

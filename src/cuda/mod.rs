@@ -877,9 +877,11 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
 
 // Block sizes of the kernels (private: they are not part of the C header).
 /// kernels/prefill_sm90.cu: the consumer warpgroups (`nvrtc::prefill90_consumer_wgs`: 3 at d = 64,
-/// else 2) and one producer warpgroup.
-fn prefill_sm90_threads(head_dim: usize) -> u32 {
-    128 * (nvrtc::prefill90_consumer_wgs(head_dim) as u32 + 1)
+/// else 2) and the producer warpgroups (`nvrtc::prefill90_producer_wgs`: 2 for paged caches at
+/// d >= 128, else 1).
+fn prefill_sm90_threads(head_dim: usize, paged: bool) -> u32 {
+    128 * (nvrtc::prefill90_consumer_wgs(head_dim) + nvrtc::prefill90_producer_wgs(head_dim, paged))
+        as u32
 }
 /// kernels/prefill_sm90.cu: query rows per CTA, 64 per consumer warpgroup.
 fn prefill90_rows(head_dim: usize) -> usize {
@@ -1286,7 +1288,7 @@ unsafe fn launch_in(
                 (
                     variant(Family::PrefillSm90),
                     prefill_sm90_smem(d.head_dim),
-                    prefill_sm90_threads(d.head_dim),
+                    prefill_sm90_threads(d.head_dim, d.paged.is_some()),
                     prefill90_rows(d.head_dim),
                 )
             } else {

@@ -119,6 +119,19 @@ pub(crate) fn prefill90_consumer_wgs(head_dim: usize) -> usize {
     if head_dim == 64 { 3 } else { 2 }
 }
 
+/// The Hopper prefill kernel's producer warpgroups (kernels/prefill_sm90.cu `NPWG`): two for
+/// paged caches at d = 256, one otherwise. A paged visit copies one TMA box per page chunk and 64
+/// head columns (at d = 256 with 16-key pages, 16 of K and 16 of V per 64-key visit), and the boxes
+/// of one thread go out one after another; with two producer warpgroups each of the two teams
+/// that take visits in turn has four warps issuing them instead of two (256 x 32 + 256 x 224
+/// registers instead of 128 x 56 + 256 x 224). At d = 256 with 16-key pages that made dense 9-11 %
+/// and Skip-Softmax 11-14 % faster (runs 188-189). At d = 128 it sped up skipping at 16-key pages
+/// (up to 9 %) but slowed dense there by up to 2 % at 16K-32K and skipping at 64-key pages by 1-3 %,
+/// so d = 128 keeps one.
+pub(crate) fn prefill90_producer_wgs(head_dim: usize, paged: bool) -> usize {
+    if paged && head_dim == 256 { 2 } else { 1 }
+}
+
 /// Whether the Hopper decode kernel's copies carry an L2 evict-first policy
 /// (`BLASST_DECODE90_EVICT=1`, an experiment, off by default: +1-2 % at 1 x 128K, but with
 /// zero-filled copies of partial tiles it raised an illegal instruction on the H200; read at
@@ -185,8 +198,9 @@ impl Variant {
         let (kslots, lag) = decode90_config(self.head_dim as usize);
         let (slots, slot_keys) = prefill90_ring(self.head_dim as usize);
         let wgs = prefill90_consumer_wgs(self.head_dim as usize);
+        let pwgs = prefill90_producer_wgs(self.head_dim as usize, self.paged);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {DECODE_CTAS_PER_SM}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {DECODE_CTAS_PER_SM}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
