@@ -33,11 +33,10 @@
 // 16 boxes of K and 16 of V with 16-key pages, and those of one thread go out one after another)
 // two producer warpgroups make two teams of four warps, warp w issuing K's (w even) or V's (w
 // odd) boxes of column blocks w / 2 and w / 2 + 2: at 16-key pages dense +9-11 %, Skip-Softmax
-// +11-14 %, at 64-key pages +0-3 % (run 190; the same at d = 128 sped up skipping at 16-key pages by up to 9 % but
-// slowed 64-key pages by 1-3 % and dense 16-key pages at 16K-32K by 2 %, so d = 128 keeps one
-// producer warpgroup: bench/RESULTS.md, session 29). The consumer warpgroups
-// only compute: they wait
-// on the full barrier and release the slot on its empty barrier once its P V is done. The
+// +11-14 %, at 64-key pages +0-3 % (run 190). The same at d = 128 sped up skipping at 16-key
+// pages by up to 9 % but slowed 64-key pages by 1-3 % and dense 16-key pages at 16K-32K by 2 %,
+// so d = 128 keeps one producer warpgroup (bench/RESULTS.md, session 29). The consumer
+// warpgroups only compute: they wait on the full barrier and release the slot on its empty barrier once its P V is done. The
 // consumer warpgroups take turns on the tensor cores (FA3's ping-pong, two named barriers): in
 // its turn a warpgroup issues S_t and the P V of its previous visit, then hands over, so one
 // warpgroup's softmax runs while the other's MMAs do. No CTA-wide barrier in the loop. (Without

@@ -878,7 +878,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
 // Block sizes of the kernels (private: they are not part of the C header).
 /// kernels/prefill_sm90.cu: the consumer warpgroups (`nvrtc::prefill90_consumer_wgs`: 3 at d = 64,
 /// else 2) and the producer warpgroups (`nvrtc::prefill90_producer_wgs`: 2 for paged caches at
-/// d >= 128, else 1).
+/// d = 256, else 1).
 fn prefill_sm90_threads(head_dim: usize, paged: bool) -> u32 {
     128 * (nvrtc::prefill90_consumer_wgs(head_dim) + nvrtc::prefill90_producer_wgs(head_dim, paged))
         as u32

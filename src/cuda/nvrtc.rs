@@ -125,7 +125,7 @@ pub(crate) fn prefill90_consumer_wgs(head_dim: usize) -> usize {
 /// of one thread go out one after another; with two producer warpgroups each of the two teams
 /// that take visits in turn has four warps issuing them instead of two (256 x 32 + 256 x 224
 /// registers instead of 128 x 56 + 256 x 224). At d = 256 with 16-key pages that made dense 9-11 %
-/// and Skip-Softmax 11-14 % faster (runs 188-189). At d = 128 it sped up skipping at 16-key pages
+/// and Skip-Softmax 11-14 % faster (runs 188-190). At d = 128 it sped up skipping at 16-key pages
 /// (up to 9 %) but slowed dense there by up to 2 % at 16K-32K and skipping at 64-key pages by 1-3 %,
 /// so d = 128 keeps one.
 pub(crate) fn prefill90_producer_wgs(head_dim: usize, paged: bool) -> usize {
