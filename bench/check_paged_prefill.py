@@ -1,5 +1,5 @@
 """Paged prefill (prefill with a paged cache) against a float32 reference on the GPU machine:
-bf16, GQA 2, one or two sequences, page sizes 16, 64 and 256 in shuffled order, causal
+bf16, GQA 2, one or two sequences, page sizes 16, 32, 64 and 256 in shuffled order, causal
 (bottom-right aligned) or not, d = 64, 128 and 256, with the pools' page count given (num_pages) and
 not (0); prints each case's largest output error. Then times a d = 128 8K call with num_pages
 given and 0, which must run alike: on Hopper both take the TMA copies (the cp.async copies,
@@ -22,7 +22,7 @@ Hq, Hkv = 4, 2
 bad = 0
 for D in (64, 128, 256):
     for lq, lk in ((200, 700), (700, 700), (130, 500)):
-        for page in (16, 64, 256):
+        for page in (16, 32, 64, 256):
             for causal in (False, True):
                 q = torch.randn(1, lq, Hq, D, device="cuda").bfloat16()
                 k = torch.randn(1, lk, Hkv, D, device="cuda").bfloat16()
