@@ -285,9 +285,9 @@ DEVI void named_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;\n" ::"r
 //
 // Pages under 64 keys at d = 128 (a 128-key visit is up to 8 chunks, 16 boxes per thread): the
 // visit's pages are read at once, then the boxes issued (the chunk's page moves down the registers;
-// the loop stays rolled), where each box waited for its own read: run 192, 16-key pages dense
-// +2-6 %, Skip-Softmax +1-4 %. Elsewhere each box waits for its own read: with the reads at once,
-// 64- and 256-key pages at d = 128 were 1-7 % slower, d = 256 2-6 % (runs 191-192), and d = 64
+// the loop stays rolled), where each box waited for its own read: run 193, 16-key pages dense
+// +1-5 %, Skip-Softmax +2-7 %. Elsewhere each box waits for its own read: with the reads at once,
+// 64- and 256-key pages at d = 128 were 1-7 % slower, d = 256 1-6 % (runs 191-192), and d = 64
 // (32-register producers) spilled.
 DEVI void paged_boxes(const KernelParams &p, const TensorMap &map, u32 dst, int v, int kh, u32 bar, int cb0) {
   const int pb = min(1 << p.page_size_log2, BN), pmask = (1 << p.page_size_log2) - 1;
