@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The run scripts' shared steps (since session 30; `source bench/runs/common.sh` on the GPU
+# machine, in the repository root, with $OUT set). Each step logs its name and time to
+# $OUT/run.log and writes its own log under $OUT.
+set -uo pipefail
+export BLASST_CACHE_DIR=/tmp/blasst-cache
+LOG="$OUT/run.log"
+step() { echo "=== $1 ($(date +%T))" | tee -a "$LOG"; }
+# The kernels of target/device compiled into the cache, so that no timing pays for a compile.
+precompile() {
+  step precompile
+  timeout 120 target/device/blasst precompile > /dev/null 2>&1
+  echo "precompile exit $?" | tee -a "$LOG"
+}
+# bench/check_paged_prefill.py with target/device; its exit status.
+paged_check() {
+  step "paged prefill check"
+  timeout 90 python3 bench/check_paged_prefill.py target/device/libblasst.so > "$OUT/check.log" 2>&1
+  local rc=$?
+  echo "check exit $rc" | tee -a "$LOG"
+  grep -E "^BAD|bad cases|num_pages given" "$OUT/check.log" | tail -4 | tee -a "$LOG"
+  return $rc
+}
+# An interleaved prefill A/B, target/device-base against target/device (and any further builds
+# given), appended to $OUT/ab.log under `label`: ab LABEL [ab_prefill.py arguments...].
+ab() {
+  local label=$1
+  shift
+  step "ab $label"
+  echo "===== $label" >> "$OUT/ab.log"
+  PYTHONUNBUFFERED=1 timeout "${AB_TIMEOUT:-70}" python3 bench/ab_prefill.py target/device-base/libblasst.so target/device/libblasst.so "$@" >> "$OUT/ab.log" 2>&1
+}
+# The GPU tests of target/device (tests/gpu.rs), all of them.
+gpu_tests() {
+  step "gpu tests (all)"
+  timeout 150 target/device/gpu_tests --test-threads=1 > "$OUT/gpu-tests.log" 2>&1
+  echo "gpu tests exit $?" | tee -a "$LOG"
+  grep -E "test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -5 | tee -a "$LOG"
+}
+# compute-sanitizer memcheck over the GPU tests whose names match the arguments.
+memcheck() {
+  step "memcheck ($*)"
+  timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 "$@" > "$OUT/memcheck.log" 2>&1
+  echo "memcheck exit $?" | tee -a "$LOG"
+  grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -3 | tee -a "$LOG"
+}
