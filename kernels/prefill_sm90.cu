@@ -26,7 +26,8 @@
 // teams, which also took issue slots from the consumers; bench/RESULTS.md). Paged layouts: two
 // teams of 64 threads (56 registers, consumers 224) take visits in turn; in a team, thread 0
 // issues a TMA box of K per page chunk of its visit and thread 32 one of V (maps over the page
-// pools, the page looked up in the block table; run 173: +65-78 % at d = 64, 2.4-2.9x at d = 128
+// pools, the page looked up in the block table (at d = 128 with pages under 64 keys a visit's
+// pages at once: paged_boxes); run 173: +65-78 % at d = 64, 2.4-2.9x at d = 128
 // against the teams' cp.async copies, which now only copy a sequence's last, partial visit, or
 // everything when the host has no maps: the driver refused them), cp.async copies publishing a
 // visit once they have landed and are fenced to the async proxy. At d = 256 (a 64-key visit is
