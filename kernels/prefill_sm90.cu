@@ -295,6 +295,7 @@ DEVI void paged_boxes(const KernelParams &p, const TensorMap &map, u32 dst, int 
   const int *table = p.block_table + (i64)seq_index(p) * p.block_table_stride;
 #if HEAD_DIM == 128 && NWG == 2 && NPWG == 1
   if (p.page_size_log2 < 6) {
+    // (One producer warpgroup: cb0 is 0 and the thread issues every column block.)
     const int nc = VN / pb, *tv = table + ((v * VN) >> p.page_size_log2);  // chunk c: page tv[c]
     int page[VN / 16];
     #pragma unroll
