@@ -71,18 +71,13 @@ fn compiles_cleanly(v: &Variant, arch: &str) {
             v.name()
         );
     }
-    if hopper {
-        assert!(
-            log.contains(" 0 bytes spill stores"),
-            "{}: registers spill:\n{log}",
-            v.name()
-        );
-    } else if arch == "sm_80" {
+    if verbose {
+        // The Hopper kernels may not spill at all; the portable ones their budget.
+        let budget = if hopper { 0 } else { portable_spill_budget(v) };
         let spilled = spill_stores(&log);
-        let budget = portable_spill_budget(v);
         assert!(
             spilled <= budget,
-            "{} for sm_80: {spilled} bytes of spill stores, more than its {budget}:\n{log}",
+            "{} for {arch}: {spilled} bytes of spill stores, more than its {budget}:\n{log}",
             v.name()
         );
     }
@@ -93,12 +88,10 @@ fn spill_stores(log: &str) -> usize {
     let at = log
         .find(" bytes spill stores")
         .unwrap_or_else(|| panic!("no spill report in the ptxas log:\n{log}"));
-    let digits: String = log[..at]
-        .chars()
-        .rev()
-        .take_while(|c| c.is_ascii_digit())
-        .collect();
-    digits.chars().rev().collect::<String>().parse().unwrap()
+    let number = log[..at].rsplit(|c: char| !c.is_ascii_digit()).next();
+    number
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no byte count before \"bytes spill stores\":\n{log}"))
 }
 
 /// What the portable kernels spilled at sm_80 with NVRTC 13.0 (session 30: `BLASST_PTXAS_VERBOSE=1
