@@ -5,7 +5,9 @@ a shuffled pool), each build's dense and Skip-Softmax (hot = 0.25) calls timed i
 PyTorch SDPA on the contiguous cache (bench.py's timeit_interleaved: medians of 5 rounds). Prints GB/s of K+V read, each
 build's time relative to the first build, and each build's skip speedup over its own dense.
 --size BxL (repeatable) replaces the six sizes; --gaussian times the contiguous dense calls (and
-SDPA) on Gaussian inputs, as bench/bench.py's dense rows do, instead of the structured ones. Example:
+SDPA) on Gaussian inputs, as bench/bench.py's dense rows do, instead of the structured ones;
+--d256 runs head dim 256 instead of 128; --tokens N gives each sequence N query tokens
+(speculative decoding: N x 4 packed rows per KV head; SDPA then attends without a mask). Example:
 python3 bench/ab_decode.py target/device-base/libblasst.so target/device-new/libblasst.so
 (a build may carry its own environment: path:VAR=VALUE, see `builds` below)"""
 import os
@@ -35,7 +37,9 @@ def prepared(make):
         builds.enter(i)
         out.append(make(bl))
     return out
-Hq, Hkv, D, PAGE = 32, 8, 128, 64
+Hq, Hkv, PAGE = 32, 8, 64
+D = 256 if "--d256" in args else 128
+LQ = int(args[args.index("--tokens") + 1]) if "--tokens" in args else 1
 BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
 
 
@@ -45,8 +49,8 @@ def line(label, gb, times, extra=""):
 
 
 for B, L in sizes:
-    q, k, v = structured(B, L, Hq, Hkv, D, 0.25, seed=L + B, Sq=1, spread=True)
-    o = torch.empty(B, 1, Hq, D, device="cuda", dtype=torch.bfloat16)
+    q, k, v = structured(B, L, Hq, Hkv, D, 0.25, seed=L + B, Sq=LQ, spread=True)
+    o = torch.empty(B, LQ, Hq, D, device="cuda", dtype=torch.bfloat16)
     gb = 2 * B * L * Hkv * D * 2 / 1e9
     per = L // PAGE
     perm = torch.randperm(B * per, device="cuda")

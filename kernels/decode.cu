@@ -86,8 +86,8 @@ DEVI void load_kv_tile(const KernelParams &p, const Seq &s, int b, const KvLoade
 #endif
 }
 
-// DECODE_CTAS_PER_SM (2) from the host (src/cuda/nvrtc.rs), which the decode plan sizes its
-// splits by.
+// DECODE_CTAS_PER_SM (2 at d <= 128, 1 at d = 256) from the host (src/cuda/nvrtc.rs
+// decode_ctas_bound), which the decode plan sizes its splits by.
 extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNEL_NAME(const __grid_constant__ KernelParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
   pdl_wait();

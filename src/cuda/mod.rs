@@ -244,7 +244,7 @@ fn decode_kernel(sm90a: bool, block_m: u32, head_dim: usize) -> DecodeKernel {
             smem: decode_smem(head_dim, block_m as usize),
             max_smem: decode_smem(head_dim, 64),
             threads: DECODE_THREADS,
-            bounds: nvrtc::DECODE_CTAS_PER_SM,
+            bounds: nvrtc::decode_ctas_bound(head_dim),
         }
     }
 }
@@ -1712,6 +1712,33 @@ mod tests {
                 decode_smem(d, 64) + 2048 <= SM90_MAX_SMEM_PER_CTA,
                 "decode d = {d}"
             );
+        }
+    }
+
+    /// The portable decode kernel's launch bounds never hold fewer CTAs per SM than its shared
+    /// memory would on an H100/H200 (228 KB) or an A100 (164 KB) at any row count: a lower bound
+    /// would cost occupancy, and one above the shared memory's only caps registers (it spilled at
+    /// d = 256 until session 31). On the H100/H200 the bound is reached with one query row at
+    /// d <= 128 and at every row count at d = 256.
+    #[test]
+    fn portable_decode_bounds_match_its_shared_memory() {
+        let fit = |smem_per_sm: usize, d: usize, rows: usize| {
+            smem_per_sm / (decode_smem(d, rows) + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA)
+        };
+        for d in [64, 128, 256] {
+            let bound = nvrtc::decode_ctas_bound(d);
+            for rows in 1..=64 {
+                for smem_per_sm in [228 * 1024, 164 * 1024] {
+                    assert!(
+                        fit(smem_per_sm, d, rows) <= bound,
+                        "d = {d}, {rows} rows, {smem_per_sm} bytes per SM: {} CTAs fit, bounds {bound}",
+                        fit(smem_per_sm, d, rows)
+                    );
+                }
+                if d == 256 || rows == 1 {
+                    assert_eq!(fit(228 * 1024, d, rows), bound, "d = {d}, {rows} rows");
+                }
+            }
         }
     }
 }

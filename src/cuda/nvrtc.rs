@@ -67,8 +67,14 @@ pub fn decode90_tiled_rows(head_dim: usize) -> usize {
 }
 
 /// CTAs of the portable decode kernel per SM it is built for (its launch bounds; its shared
-/// memory may allow fewer: `cuda::decode_ctas_per_sm`).
-pub const DECODE_CTAS_PER_SM: usize = 2;
+/// memory may allow fewer: `cuda::decode_ctas_per_sm`): 2 at d <= 128, 1 at d = 256. At d = 256
+/// its shared memory (two stages of 32 KB K and V tiles, 145-185 KB in all) holds one CTA per SM
+/// on every GPU it runs on (sm_80: 164 KB, sm_90: 228 KB), so a bound of two only capped its
+/// registers at 128 a thread, and O (64 of them) made it spill 108-124 bytes at sm_80 (until
+/// session 31); with a bound of one it has 255 and spills none.
+pub fn decode_ctas_bound(head_dim: usize) -> usize {
+    if head_dim <= 128 { 2 } else { 1 }
+}
 
 /// CTAs of the Hopper decode kernel per SM (its launch bounds, so ptxas keeps the registers to
 /// that many; its shared memory, `decode90_smem`, fits them on sm_90): 3 at d = 64 (9 buffers
@@ -200,7 +206,7 @@ impl Variant {
         let wgs = prefill90_consumer_wgs(self.head_dim as usize);
         let pwgs = prefill90_producer_wgs(self.head_dim as usize, self.paged);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {DECODE_CTAS_PER_SM}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
@@ -216,6 +222,7 @@ impl Variant {
             lag,
             decode90_evict_first() as u32,
             decode90_ctas_per_sm(self.head_dim as usize),
+            decode_ctas_bound(self.head_dim as usize),
         )
     }
 
