@@ -5,7 +5,8 @@
 fn main() {
     let arch = std::env::args().nth(1).unwrap_or_else(|| "sm_90a".into());
     let only = std::env::args().nth(2); // optional substring filter on the kernel name
-    for v in blasst::cuda::nvrtc::Variant::all() {
+    let smem = blasst::cuda::nvrtc::arch_smem_per_sm(&arch);
+    for v in blasst::cuda::nvrtc::Variant::all(smem) {
         if !v.supports(&arch)
             || only
                 .as_ref()

@@ -1,9 +1,12 @@
-//! Every kernel specialisation compiles with NVRTC for sm_80 and sm_90a — no GPU needed.
+//! Every kernel specialisation compiles with NVRTC for sm_80 and sm_90a (and the portable decode
+//! kernels of shallower pipelines for sm_86) — no GPU needed.
 //! CI installs NVRTC from PyPI (nvidia-cuda-nvrtc) and puts it on LD_LIBRARY_PATH; without it
 //! the test prints why it skipped (BLASST_REQUIRE_NVRTC=1 turns that into a failure).
 
 use blasst::cuda::KERNEL_PARAMS_LAYOUT;
-use blasst::cuda::nvrtc::{Family, Variant, available, compile, compile_with_log};
+use blasst::cuda::nvrtc::{
+    Family, Variant, arch_smem_per_sm, available, compile, compile_with_log,
+};
 use rayon::prelude::*;
 
 #[test]
@@ -16,27 +19,31 @@ fn all_variants_compile_for_sm80_and_sm90a() {
         println!("skipped: NVRTC (libnvrtc.so.13) not found");
         return;
     }
-    let variants = Variant::all();
     // 2 dtypes x 3 head dims x (4 families x 3 modes x 2 layouts + 2 merges); the two Hopper
-    // families (wgmma prefill, decode on mbarrier-completed copies) only for sm_90a.
-    assert_eq!(variants.len(), 2 * 3 * 26);
-    let jobs: Vec<(&str, &Variant)> = ["sm_80", "sm_90a"]
-        .into_iter()
-        .flat_map(|arch| {
+    // families (wgmma prefill, decode on mbarrier-completed copies) only for sm_90a. Each
+    // architecture's list sizes the portable decode kernel's pipeline for its GPUs' shared
+    // memory; sm_86 (100 KB: also sm_89 and sm_120) adds the portable decode kernels of the
+    // shallower pipelines those GPUs run (d = 64 and 128; at d = 256 they are refused).
+    let mut jobs: Vec<(&str, Variant)> = vec![];
+    for arch in ["sm_80", "sm_90a", "sm_86"] {
+        let variants = Variant::all(arch_smem_per_sm(arch));
+        assert_eq!(variants.len(), 2 * 3 * 26);
+        let tuned = Variant::all(arch_smem_per_sm("sm_90a"));
+        jobs.extend(
             variants
-                .iter()
-                .filter(move |v| v.supports(arch))
-                .map(move |v| (arch, v))
-        })
-        .collect();
+                .into_iter()
+                .filter(|v| v.supports(arch) && (arch != "sm_86" || !tuned.contains(v)))
+                .map(|v| (arch, v)),
+        );
+    }
     let n = jobs.len();
     // Compiled on all cores at once (rayon), as an engine's threads may make their first calls
     // (the library's caches compile different variants concurrently; NVRTC is thread-safe
     // across programs). This also halves the test's time on CI's two cores.
     let t0 = std::time::Instant::now();
     jobs.par_iter()
-        .for_each(|&(arch, v)| compiles_cleanly(v, arch));
-    assert_eq!(n, 2 * 3 * 26 * 2 - 2 * 3 * 12);
+        .for_each(|(arch, v)| compiles_cleanly(v, arch));
+    assert_eq!(n, 2 * 3 * 26 * 2 - 2 * 3 * 12 + 2 * 2 * 6);
     println!(
         "{n} (variant, architecture) pairs compiled on {} threads in {:.1} s",
         rayon::current_num_threads(),
@@ -51,11 +58,11 @@ fn compiles_cleanly(v: &Variant, arch: &str) {
     // are serialized") still computes the right numbers, so the GPU tests would not notice.
     // ptxas says so at compile time (with -v); refuse it here. The Hopper decode kernel is
     // checked for spills too (it is bandwidth-bound only while its registers hold the
-    // probabilities of the tiles in flight). The portable kernels, at sm_80 (where they are the
-    // only kernels), may spill no more than they did when they were last measured
+    // probabilities of the tiles in flight). The portable kernels, at sm_80 and sm_86 (where
+    // they are the only kernels), may spill no more than they did when they were last measured
     // (`portable_spill_budget`).
     let hopper = matches!(v.family, Family::PrefillSm90 | Family::DecodeSm90);
-    let verbose = hopper || arch == "sm_80";
+    let verbose = hopper || arch == "sm_80" || arch == "sm_86";
     let (bin, log) =
         compile_with_log(v, arch, verbose).unwrap_or_else(|e| panic!("{}", e.message()));
     assert!(
@@ -96,10 +103,11 @@ fn spill_stores(log: &str) -> usize {
 
 /// What the portable kernels spilled at sm_80 with NVRTC 13.0 (`BLASST_PTXAS_VERBOSE=1
 /// cargo run --release --example ptxas_report -- sm_80`), the most each may spill: the d = 128
-/// prefill kernels over paged caches and the sweep 16-40 bytes (session 30); every other one none
-/// (the d = 256 decode kernels spilled 108-124 until session 31 gave them launch bounds of one CTA
-/// per SM, all their shared memory holds: `nvrtc::decode_ctas_bound`). Their cost on sm_80-89 has
-/// not been measured (no such GPU was lent); a change that spills more fails here.
+/// prefill kernels over paged caches and the sweep 16-40 bytes (session 30); every other one none,
+/// at sm_86 too (the d = 256 decode kernels spilled 108-124 until session 31 gave them launch
+/// bounds of the one CTA per SM their shared memory holds: `nvrtc::decode_ctas_bound`). Their
+/// cost on sm_80-89 has not been measured (no such GPU was lent); a change that spills more fails
+/// here.
 fn portable_spill_budget(v: &Variant) -> usize {
     match (v.family, v.head_dim) {
         (Family::Prefill, 128) if v.paged || v.sweep => 40,
@@ -113,7 +121,7 @@ fn portable_spill_budget(v: &Variant) -> usize {
 /// reads inputs that kernel may still be writing. Text only, no NVRTC needed.
 #[test]
 fn attention_kernels_wait_for_the_previous_kernel() {
-    for v in Variant::all()
+    for v in Variant::all(arch_smem_per_sm("sm_90a"))
         .iter()
         .filter(|v| v.family != Family::MergeStates)
     {
@@ -147,7 +155,7 @@ fn kernel_parameter_layout_matches_the_host() {
     }
     let (size, align) = KERNEL_PARAMS_LAYOUT;
     let mut seen = std::collections::HashSet::new();
-    for v in Variant::all() {
+    for v in Variant::all(arch_smem_per_sm("sm_90a")) {
         if v.family == Family::MergeStates || !seen.insert(v.family) {
             continue;
         }

@@ -123,13 +123,13 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
     probe()?;
     let ctx = current_ctx()?;
     let mut out = vec![];
-    for v in Variant::all() {
+    for v in Variant::all(ctx.shape.smem_per_sm) {
         if !matches!(v.family, Family::Decode | Family::DecodeSm90) || !v.supports(&ctx.arch) {
             continue;
         }
         let hd = v.head_dim as usize;
         for rows in [4u32, 8, 16, 32, 64] {
-            let k = decode_kernel(ctx.shape.sm90a, rows, hd);
+            let k = decode_kernel(&ctx.shape, rows, hd);
             if k.family != v.family || k.smem > ctx.max_smem {
                 continue; // another kernel's rows, or refused on this GPU (check_smem)
             }
@@ -227,24 +227,30 @@ struct DecodeKernel {
     threads: u32,
     /// CTAs per SM its launch bounds are written for.
     bounds: usize,
+    /// The portable kernel's pipeline depth on this GPU (`nvrtc::decode_stages`; 0: the Hopper
+    /// kernel).
+    stages: u8,
 }
 
-fn decode_kernel(sm90a: bool, block_m: u32, head_dim: usize) -> DecodeKernel {
-    if use_sm90_decode(sm90a, block_m, head_dim) {
+fn decode_kernel(g: &GpuShape, block_m: u32, head_dim: usize) -> DecodeKernel {
+    if use_sm90_decode(g.sm90a, block_m, head_dim) {
         DecodeKernel {
             family: Family::DecodeSm90,
             smem: decode90_smem(head_dim),
             max_smem: decode90_smem(head_dim),
             threads: DECODE_SM90_THREADS,
             bounds: nvrtc::decode90_ctas_per_sm(head_dim),
+            stages: 0,
         }
     } else {
+        let stages = nvrtc::decode_stages(head_dim, g.smem_per_sm);
         DecodeKernel {
             family: Family::Decode,
-            smem: decode_smem(head_dim, block_m as usize),
-            max_smem: decode_smem(head_dim, 64),
+            smem: decode_smem(head_dim, block_m as usize, stages),
+            max_smem: decode_smem(head_dim, 64, stages),
             threads: DECODE_THREADS,
-            bounds: nvrtc::decode_ctas_bound(head_dim),
+            bounds: nvrtc::decode_ctas_bound(head_dim, g.smem_per_sm),
+            stages: stages as u8,
         }
     }
 }
@@ -261,7 +267,7 @@ const RESERVED_SMEM_PER_CTA: usize = 1024;
 /// against the driver's occupancy. Reads `BLASST_DECODE_KERNEL` like the launch, so plan and
 /// kernel agree.
 pub fn decode_ctas_per_sm(g: &GpuShape, head_dim: usize, block_m: u32) -> usize {
-    let k = decode_kernel(g.sm90a, block_m, head_dim);
+    let k = decode_kernel(g, block_m, head_dim);
     k.bounds
         .min(g.smem_per_sm / (k.smem + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA))
         .max(1)
@@ -965,10 +971,9 @@ pub fn decode90_smem(head_dim: usize) -> usize {
     buffers * 64 * head_dim * 2 + 2 * 4 * 16 * 4 + buffers * 8
 }
 
-/// Must match the layout in kernels/decode.cu: K and V stages, Q, the P ring, the row-max
-/// exchange and the m ring.
-pub fn decode_smem(head_dim: usize, rows: usize) -> usize {
-    let stages = nvrtc::decode_stages(head_dim);
+/// Must match the layout in kernels/decode.cu: K and V stages (`stages` deep), Q, the P ring,
+/// the row-max exchange and the m ring.
+pub fn decode_smem(head_dim: usize, rows: usize, stages: usize) -> usize {
     let rows_pad = rows.div_ceil(16) * 16;
     let tile = 64 * head_dim * 2;
     2 * stages * tile
@@ -976,6 +981,12 @@ pub fn decode_smem(head_dim: usize, rows: usize) -> usize {
         + (stages + 1) * rows_pad * 64 * 2
         + 8 * 64 * 4
         + (stages + 1) * 64 * 4
+}
+
+/// What one CTA of the portable decode kernel takes of a multiprocessor's shared memory: its
+/// dynamic shared memory (`decode_smem`), its static bytes and the driver's reserve per CTA.
+pub(crate) fn decode_cta_smem(head_dim: usize, rows: usize, stages: usize) -> usize {
+    decode_smem(head_dim, rows, stages) + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA
 }
 
 /// A call whose kernel needs more shared memory per block than this GPU allows (sm_80: 163 KB;
@@ -1281,6 +1292,8 @@ unsafe fn launch_in(
         head_dim: d.head_dim as u32,
         skip,
         paged: d.paged.is_some(),
+        stages: 0,
+        ctas: 0,
     };
     match phase {
         Phase::Prefill => {
@@ -1316,7 +1329,7 @@ unsafe fn launch_in(
         }
         Phase::Decode => {
             let splits = d.plan.num_kv_splits as usize;
-            let k = decode_kernel(ctx.shape.sm90a, d.plan.block_m, d.head_dim);
+            let k = decode_kernel(&ctx.shape, d.plan.block_m, d.head_dim);
             let sm90 = k.family == Family::DecodeSm90;
             let row_tiles = (d.max_lq * d.group).div_ceil(d.plan.block_m as usize);
             // Only the Hopper kernel takes row tiles; the plan gives the portable kernel all rows
@@ -1328,7 +1341,12 @@ unsafe fn launch_in(
                     d.plan.block_m
                 )));
             }
-            let (v, smem, max_smem, threads) = (variant(k.family), k.smem, k.max_smem, k.threads);
+            let v = Variant {
+                stages: k.stages,
+                ctas: if k.stages > 0 { k.bounds as u8 } else { 0 },
+                ..variant(k.family)
+            };
+            let (smem, max_smem, threads) = (k.smem, k.max_smem, k.threads);
             let grid = if sm90 {
                 // kernels/decode_sm90.cu: the KV heads (and their row tiles) of one split are
                 // neighbouring CTAs.
@@ -1527,6 +1545,8 @@ pub unsafe fn merge_states(
         skip: false,
         paged: false,
         sweep: false,
+        stages: 0,
+        ctas: 0,
     };
     let f = function(&ctx, &var, 0)?;
     let mp = MergeParams {
@@ -1653,7 +1673,7 @@ mod tests {
         let mut d = crate::attn::test_desc(1, 32, 1, 2, 4096);
         d.head_dim = 256;
         d.plan.block_m = 64; // the portable kernel's one tile (an sm_80 GPU's plan)
-        let need = decode_smem(256, 64);
+        let need = decode_smem(256, 64, 2);
         let e = check_smem(SM80, need, &d).unwrap_err();
         assert_eq!(e.kind(), crate::StatusKind::Unsupported);
         let msg = e.message();
@@ -1664,9 +1684,10 @@ mod tests {
             "{msg}"
         );
         d.plan.block_m = 32;
-        assert!(check_smem(SM80, decode_smem(256, 32), &d).is_ok());
+        assert!(check_smem(SM80, decode_smem(256, 32, 2), &d).is_ok());
         for hd in [64, 128, 256] {
-            assert!(check_smem(SM90, decode_smem(hd, 64), &d).is_ok());
+            let stages = nvrtc::decode_stages(hd, SM90 + 1024);
+            assert!(check_smem(SM90, decode_smem(hd, 64, stages), &d).is_ok());
             assert!(check_smem(SM90, prefill_smem(hd), &d).is_ok());
         }
     }
@@ -1704,41 +1725,114 @@ mod tests {
                 "prefill d = {d}"
             );
             let rows = if d <= 128 { 64 } else { 32 };
+            let stages = nvrtc::decode_stages(d, SM80_MAX_SMEM_PER_CTA + 1024);
             assert!(
-                decode_smem(d, rows) + 2048 <= SM80_MAX_SMEM_PER_CTA,
+                decode_smem(d, rows, stages) + 2048 <= SM80_MAX_SMEM_PER_CTA,
                 "decode d = {d}, {rows} rows, sm_80"
             );
+            let stages = nvrtc::decode_stages(d, SM90_MAX_SMEM_PER_CTA + 1024);
             assert!(
-                decode_smem(d, 64) + 2048 <= SM90_MAX_SMEM_PER_CTA,
+                decode_smem(d, 64, stages) + 2048 <= SM90_MAX_SMEM_PER_CTA,
                 "decode d = {d}"
             );
         }
     }
 
     /// The portable decode kernel's launch bounds never hold fewer CTAs per SM than its shared
-    /// memory would on an H100/H200 (228 KB) or an A100 (164 KB) at any row count: a lower bound
-    /// would cost occupancy, and one above the shared memory's only caps registers (it spilled at
-    /// d = 256 until session 31). On the H100/H200 the bound is reached with one query row at
-    /// d <= 128 and at every row count at d = 256.
+    /// memory would on an H100/H200 (228 KB), an A100 (164 KB) or an RTX/L40S-class GPU (100 KB)
+    /// at any row count (a lower bound would cost occupancy), nor more than one query row's
+    /// shared memory holds (a higher one only caps registers: it spilled at d = 256 until
+    /// session 31). On the H100/H200: 2 at d <= 128, 1 at d = 256.
     #[test]
     fn portable_decode_bounds_match_its_shared_memory() {
         let fit = |smem_per_sm: usize, d: usize, rows: usize| {
-            smem_per_sm / (decode_smem(d, rows) + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA)
+            smem_per_sm / decode_cta_smem(d, rows, nvrtc::decode_stages(d, smem_per_sm))
         };
         for d in [64, 128, 256] {
-            let bound = nvrtc::decode_ctas_bound(d);
-            for rows in 1..=64 {
-                for smem_per_sm in [228 * 1024, 164 * 1024] {
+            for smem_per_sm in [228 * 1024, 164 * 1024, 100 * 1024] {
+                let bound = nvrtc::decode_ctas_bound(d, smem_per_sm);
+                for rows in 1..=64 {
                     assert!(
                         fit(smem_per_sm, d, rows) <= bound,
                         "d = {d}, {rows} rows, {smem_per_sm} bytes per SM: {} CTAs fit, bounds {bound}",
                         fit(smem_per_sm, d, rows)
                     );
                 }
-                if d == 256 || rows == 1 {
-                    assert_eq!(fit(228 * 1024, d, rows), bound, "d = {d}, {rows} rows");
+                // Nor more than one query row's shared memory holds (a bound above it would
+                // only cap the registers).
+                assert!(
+                    bound <= fit(smem_per_sm, d, 1).max(1),
+                    "d = {d}, {smem_per_sm}"
+                );
+            }
+            // On an H100/H200: two CTAs at d <= 128 (the kernel's tuned occupancy), one at 256.
+            assert_eq!(
+                nvrtc::decode_ctas_bound(d, 228 * 1024),
+                if d <= 128 { 2 } else { 1 },
+                "d = {d}"
+            );
+        }
+    }
+
+    /// Decode on GPUs of 100 KB per multiprocessor (compute capability 8.6, 8.9, 12.x: RTX 30/40/50,
+    /// A10, L4, L40S): the portable kernel's pipeline is made shallower (d = 64: 3 stages, d = 128:
+    /// 2) so that calls of up to 48 packed rows at d = 128 and 64 at d = 64 fit the 99 KB a block
+    /// may use (with the tuned 3 stages at d = 128 not even one row did); d = 128 beyond 48 rows
+    /// and d = 256 are refused there with a message. The GPUs of 164 and 228 KB keep the tuned
+    /// depths (5 / 3 / 2), and `arch_smem_per_sm` gives each NVRTC target its GPUs' size.
+    #[test]
+    fn decode_fits_gpus_of_100_kb() {
+        const SM86: usize = 100 * 1024;
+        let small = GpuShape {
+            sms: 142,
+            sm90a: false,
+            smem_per_sm: SM86,
+        };
+        let a100 = GpuShape {
+            sms: 108,
+            sm90a: false,
+            smem_per_sm: 164 * 1024,
+        };
+        let mut d = crate::attn::test_desc(1, 32, 8, 1, 4096);
+        for (hd, stages, max_rows) in [(64, 3, 64), (128, 2, 48), (256, 2, 0)] {
+            assert_eq!(nvrtc::decode_stages(hd, SM86), stages, "d = {hd}");
+            d.head_dim = hd;
+            for rows in 1..=64u32 {
+                let k = decode_kernel(&small, rows, hd);
+                assert_eq!(k.family, Family::Decode);
+                assert_eq!(k.stages as usize, stages);
+                d.plan.block_m = rows;
+                let ok = check_smem(SM86 - RESERVED_SMEM_PER_CTA, k.smem, &d).is_ok();
+                assert_eq!(
+                    ok,
+                    rows <= max_rows,
+                    "d = {hd}, {rows} rows: {} bytes",
+                    k.smem
+                );
+                if ok {
+                    assert_eq!(decode_ctas_per_sm(&small, hd, rows), 1);
                 }
             }
+        }
+        for (hd, tuned) in [(64, 5), (128, 3), (256, 2)] {
+            assert_eq!(
+                decode_kernel(&a100, 64, hd).stages as usize,
+                tuned,
+                "d = {hd}"
+            );
+            assert_eq!(nvrtc::decode_stages(hd, 228 * 1024), tuned, "d = {hd}");
+        }
+        for (arch, kb) in [
+            ("sm_80", 164),
+            ("sm_86", 100),
+            ("sm_87", 164),
+            ("sm_89", 100),
+            ("sm_90a", 228),
+            ("sm_100a", 228),
+            ("sm_120", 100),
+            ("compute_90a", 228),
+        ] {
+            assert_eq!(nvrtc::arch_smem_per_sm(arch), kb * 1024, "{arch}");
         }
     }
 }

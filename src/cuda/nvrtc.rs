@@ -45,6 +45,11 @@ pub struct Variant {
     pub paged: bool,
     /// Calibration sweep: a dense pass counting per candidate threshold (skip is false).
     pub sweep: bool,
+    /// The portable decode kernel's pipeline depth and launch bounds (`decode_stages`,
+    /// `decode_ctas_bound`: both follow the shared memory of the GPU it runs on); 0 for the other
+    /// families.
+    pub stages: u8,
+    pub ctas: u8,
 }
 
 /// The most packed rows (query tokens x query heads per KV head) the Hopper decode kernel takes:
@@ -66,14 +71,17 @@ pub fn decode90_tiled_rows(head_dim: usize) -> usize {
     if head_dim <= 128 { 64 } else { 16 }
 }
 
-/// CTAs of the portable decode kernel per SM it is built for (its launch bounds; its shared
-/// memory may allow fewer: `cuda::decode_ctas_per_sm`): 2 at d <= 128, 1 at d = 256. At d = 256
-/// its shared memory (two stages of 32 KB K and V tiles, 145-185 KB in all) holds one CTA per SM
-/// on every GPU it runs on (sm_80: 164 KB, sm_90: 228 KB), so a bound of two only capped its
-/// registers at 128 a thread, and O (64 of them) made it spill 108-124 bytes at sm_80 (until
-/// session 31); with a bound of one it has 255 and spills none.
-pub fn decode_ctas_bound(head_dim: usize) -> usize {
-    if head_dim <= 128 { 2 } else { 1 }
+/// CTAs of the portable decode kernel per SM it is built for on a GPU with `smem_per_sm` bytes
+/// of shared memory per multiprocessor (its launch bounds): as many as the shared memory of a
+/// call of one query row holds (`decode_stages` deep), at most 2 (its tuned 8 warps x 2). On an
+/// H100/H200 that is 2 at d <= 128 and 1 at d = 256, on an A100 (164 KB) and on GPUs of 100 KB
+/// 1 everywhere: calls with more rows may fit fewer (`cuda::decode_ctas_per_sm`), never more.
+/// A bound above what the shared memory holds only caps the registers (two CTAs of 256 threads
+/// leave 128 a thread): at d = 256 the kernel spilled 108-124 bytes under it until session 31,
+/// and at d = 128 with the 100 KB GPUs' two stages it spilled 4.
+pub fn decode_ctas_bound(head_dim: usize, smem_per_sm: usize) -> usize {
+    let stages = decode_stages(head_dim, smem_per_sm);
+    (smem_per_sm / super::decode_cta_smem(head_dim, 1, stages)).clamp(1, 2)
 }
 
 /// CTAs of the Hopper decode kernel per SM (its launch bounds, so ptxas keeps the registers to
@@ -146,10 +154,18 @@ fn decode90_evict_first() -> bool {
     std::env::var("BLASST_DECODE90_EVICT").is_ok_and(|v| v.trim() == "1")
 }
 
-/// K/V pipeline depth of the decode kernel: 3 stages (d = 128), 5 (d = 64) or 2 (d = 256: 128 KB
-/// of tiles, so that a CTA still fits; not tuned), overridable with `BLASST_DECODE_STAGES`
-/// (2..=8) for tuning experiments.
-pub fn decode_stages(head_dim: usize) -> usize {
+/// K/V pipeline depth of the portable decode kernel (kernels/decode.cu `STAGES`) on a GPU with
+/// `smem_per_sm` bytes of shared memory per multiprocessor: 5 stages at d = 64, 3 at d = 128
+/// (tuned on the H200), 2 at d = 256 (128 KB of tiles, so that a CTA still fits; not tuned), where
+/// a CTA of 64 packed rows at that depth fits the GPU (H100/H200, B200: 228 KB; A100: 164 KB);
+/// otherwise the deepest that does, but never fewer than the kernel's 2. On GPUs of 100 KB
+/// (compute capability 8.6, 8.9 and 12.x) that is 3 at d = 64 and 2 at d = 128, where calls of
+/// up to 48 rows then fit; with 3 stages at d = 128 not even one row did (111 KB against the 99 KB
+/// a block may have), so until session 31 every decode call at d = 128 on those GPUs was
+/// refused. Calls whose rows need more than the GPU allows are refused with a message
+/// (`check_smem`: d = 256 on 100 KB GPUs, d = 128 beyond 48 rows there). `BLASST_DECODE_STAGES`
+/// (2..=8) overrides the depth everywhere, for tuning experiments.
+pub fn decode_stages(head_dim: usize, smem_per_sm: usize) -> usize {
     static OVERRIDE: OnceLock<Option<usize>> = OnceLock::new();
     let o = *OVERRIDE.get_or_init(|| {
         std::env::var("BLASST_DECODE_STAGES")
@@ -157,11 +173,34 @@ pub fn decode_stages(head_dim: usize) -> usize {
             .and_then(|v| v.parse().ok())
             .filter(|v| (2..=8).contains(v))
     });
-    o.unwrap_or(match head_dim {
-        128 => 3,
-        256 => 2,
-        _ => 5,
+    o.unwrap_or_else(|| {
+        let tuned = match head_dim {
+            128 => 3,
+            256 => 2,
+            _ => 5,
+        };
+        (2..=tuned)
+            .rev()
+            .find(|&st| super::decode_cta_smem(head_dim, 64, st) <= smem_per_sm)
+            .unwrap_or(2)
     })
+}
+
+/// Shared memory per multiprocessor of the GPUs of an NVRTC target such as `sm_86` (the CUDA
+/// programming guide's table: 164 KB on sm_80 and sm_87, 228 KB on sm_90, sm_100, sm_103 and
+/// sm_110, 100 KB on sm_86, sm_88, sm_89, sm_120 and sm_121, and on any target it does not
+/// list). What `precompile` and the compile tests size the portable decode kernel's pipeline
+/// for (`decode_stages`); a call on a GPU sizes it by the GPU's own attribute.
+pub fn arch_smem_per_sm(arch: &str) -> usize {
+    let cc = arch
+        .trim_start_matches("sm_")
+        .trim_start_matches("compute_")
+        .trim_end_matches(['a', 'f']);
+    match cc {
+        "80" | "87" => 164 * 1024,
+        "90" | "100" | "103" | "110" => 228 * 1024,
+        _ => 100 * 1024,
+    }
 }
 
 impl Variant {
@@ -217,12 +256,12 @@ impl Variant {
             self.paged as u32,
             self.sweep as u32,
             self.name(),
-            decode_stages(self.head_dim as usize),
+            self.stages,
             kslots,
             lag,
             decode90_evict_first() as u32,
             decode90_ctas_per_sm(self.head_dim as usize),
-            decode_ctas_bound(self.head_dim as usize),
+            self.ctas,
         )
     }
 
@@ -234,8 +273,10 @@ impl Variant {
             || arch == "compute_90a"
     }
 
-    /// Every specialisation the library can launch.
-    pub fn all() -> Vec<Variant> {
+    /// Every specialisation the library can launch on a GPU with `smem_per_sm` bytes of shared
+    /// memory per multiprocessor (which sets the portable decode kernel's depth; for an NVRTC
+    /// target: `arch_smem_per_sm`).
+    pub fn all(smem_per_sm: usize) -> Vec<Variant> {
         let mut v = vec![];
         for bf16 in [false, true] {
             for head_dim in crate::attn::GPU_HEAD_DIMS {
@@ -248,6 +289,15 @@ impl Variant {
                     // dense, skip, sweep
                     for (skip, sweep) in [(false, false), (true, false), (false, true)] {
                         for paged in [false, true] {
+                            let (stages, ctas) = if family == Family::Decode {
+                                let d = head_dim as usize;
+                                (
+                                    decode_stages(d, smem_per_sm) as u8,
+                                    decode_ctas_bound(d, smem_per_sm) as u8,
+                                )
+                            } else {
+                                (0, 0)
+                            };
                             v.push(Variant {
                                 family,
                                 bf16,
@@ -255,6 +305,8 @@ impl Variant {
                                 skip,
                                 paged,
                                 sweep,
+                                stages,
+                                ctas,
                             });
                         }
                     }
@@ -267,6 +319,8 @@ impl Variant {
                         skip: false,
                         paged: false,
                         sweep: false,
+                        stages: 0,
+                        ctas: 0,
                     });
                 }
             }
@@ -466,8 +520,9 @@ pub enum Precompiled {
 /// Fills the disk cache with every kernel variant for `arch` (e.g. `sm_90a`) whose name contains
 /// `filter`, compiling on all cores, so that a deployment's first calls load their kernels
 /// instead of compiling them (0.2-1.5 s each). Needs NVRTC, not a GPU: a build machine can fill
-/// the cache for the GPUs it deploys to. Returns each kernel's name and how it was found, in
-/// `Variant::all()` order.
+/// the cache for the GPUs it deploys to (the portable decode kernel's depth follows the shared
+/// memory of `arch`'s GPUs: `arch_smem_per_sm`). Returns each kernel's name and how it was found,
+/// in `Variant::all` order.
 pub fn precompile(arch: &str, filter: &str) -> Result<Vec<(String, Precompiled)>> {
     use rayon::prelude::*;
     let valid = arch
@@ -485,7 +540,7 @@ pub fn precompile(arch: &str, filter: &str) -> Result<Vec<(String, Precompiled)>
         ));
     }
     require()?;
-    let jobs: Vec<Variant> = Variant::all()
+    let jobs: Vec<Variant> = Variant::all(arch_smem_per_sm(arch))
         .into_iter()
         .filter(|v| v.supports(arch) && v.name().contains(filter))
         .collect();
