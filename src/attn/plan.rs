@@ -322,16 +322,17 @@ mod tests {
                 "d {hd} {b}x{lk} {hq}/8 lq {lq}"
             );
         }
-        // Another GPU: an A100 (108 multiprocessors of 164 KB), where the portable kernel's
-        // 111 KB at d = 128 leave one CTA per multiprocessor: 108 units, 13 splits at 1 x 128K
-        // (264 units were 2.4 waves there).
+        // Another GPU: an A100 (108 multiprocessors of 164 KB), where the portable kernel runs
+        // 2 stages at d = 128 (78 KB) to keep two CTAs per multiprocessor: 216 units, 27 splits
+        // at 1 x 128K (with 3 stages, until session 31, 111 KB left one: 108 units, 13 splits;
+        // 264 units were 2.4 waves there).
         let mut d = desc(1, 32, 8, 1, 131072);
         d.gpu = crate::cuda::GpuShape {
             sms: 108,
             sm90a: false,
             smem_per_sm: 164 * 1024,
         };
-        assert_eq!(default_plan(&d).num_kv_splits, 13);
+        assert_eq!(default_plan(&d).num_kv_splits, 27);
         // Row tiles on an H100/H200 (GQA 4, 1-8 tokens): at d <= 128 up to 64 rows as tiles
         // of 16, at d = 256 up to 16 as tiles of 8, more as one tile of the portable kernel.
         for (hd, lq, bm) in [

@@ -434,6 +434,23 @@ impl DeviceInfo {
     }
 }
 
+/// `BLASST_SMEM_PER_SM=<bytes>` (a diagnostic switch, read once): blasst treats every GPU as if
+/// it had at most that much shared memory per multiprocessor (and that less 1 KB per block), so
+/// that the H200 can run the plans, pipeline depths and launch bounds of a GPU with less, such
+/// as an A100 (167936) or the GPUs of 100 KB (102400), with the portable kernels
+/// (`BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma`: the Hopper kernels need more and are
+/// refused). The driver still fits CTAs by the real shared memory. Values below 48 KB are
+/// ignored.
+fn smem_limit() -> Option<i32> {
+    static LIMIT: OnceLock<Option<i32>> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("BLASST_SMEM_PER_SM")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .filter(|&v| v >= 48 * 1024)
+    })
+}
+
 fn device_info(dev: cu::CUdevice) -> Result<DeviceInfo> {
     static CACHE: LazyLock<OnceMap<cu::CUdevice, DeviceInfo>> = LazyLock::new(Default::default);
     CACHE.get_or_try_make(&dev, || {
@@ -449,12 +466,18 @@ fn device_info(dev: cu::CUdevice) -> Result<DeviceInfo> {
         use cu::CUdevice_attribute as A;
         let major = attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
         let minor = attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+        let mut max_smem = attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?;
+        let mut smem_per_sm = attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?;
+        if let Some(limit) = smem_limit() {
+            smem_per_sm = smem_per_sm.min(limit);
+            max_smem = max_smem.min(limit - RESERVED_SMEM_PER_CTA as i32);
+        }
         Ok(DeviceInfo {
             major,
             minor,
-            max_smem: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
+            max_smem,
             sms: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
-            smem_per_sm: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?,
+            smem_per_sm,
             arch: if major == 9 {
                 "sm_90a".into()
             } else {
@@ -1775,13 +1798,14 @@ mod tests {
     }
 
     /// Decode on GPUs of 100 KB per multiprocessor (compute capability 8.6, 8.9, 12.x: RTX 30/40/50,
-    /// A10, L4, L40S): the portable kernel's pipeline is made shallower (d = 64: 3 stages, d = 128:
-    /// 2) so that calls of up to 48 packed rows at d = 128 and 64 at d = 64 fit the 99 KB a block
-    /// may use (with the tuned 3 stages at d = 128 not even one row did); d = 128 beyond 48 rows
-    /// and d = 256 are refused there with a message. The GPUs of 164 and 228 KB keep the tuned
-    /// depths (5 / 3 / 2), and `arch_smem_per_sm` gives each NVRTC target its GPUs' size.
+    /// A10, L4, L40S): the portable kernel's pipeline is made shallower (2 stages) so that calls
+    /// of up to 48 packed rows at d = 128 and 64 at d = 64 fit the 99 KB a block may use (with
+    /// the tuned 3 stages at d = 128 not even one row did), two CTAs per SM at d = 64 and one at
+    /// d = 128; d = 128 beyond 48 rows and d = 256 are refused there with a message. An A100
+    /// (164 KB) gets 4 / 2 / 2 stages, which keep two CTAs per SM at d <= 128; the H100/H200 keep
+    /// the tuned 5 / 3 / 2; `arch_smem_per_sm` gives each NVRTC target its GPUs' size.
     #[test]
-    fn decode_fits_gpus_of_100_kb() {
+    fn decode_fits_gpus_of_less_shared_memory() {
         const SM86: usize = 100 * 1024;
         let small = GpuShape {
             sms: 142,
@@ -1794,7 +1818,7 @@ mod tests {
             smem_per_sm: 164 * 1024,
         };
         let mut d = crate::attn::test_desc(1, 32, 8, 1, 4096);
-        for (hd, stages, max_rows) in [(64, 3, 64), (128, 2, 48), (256, 2, 0)] {
+        for (hd, stages, max_rows, ctas) in [(64, 2, 64, 2), (128, 2, 48, 1), (256, 2, 0, 1)] {
             assert_eq!(nvrtc::decode_stages(hd, SM86), stages, "d = {hd}");
             d.head_dim = hd;
             for rows in 1..=64u32 {
@@ -1809,18 +1833,33 @@ mod tests {
                     "d = {hd}, {rows} rows: {} bytes",
                     k.smem
                 );
-                if ok {
-                    assert_eq!(decode_ctas_per_sm(&small, hd, rows), 1);
+                if ok && rows <= 16 {
+                    assert_eq!(
+                        decode_ctas_per_sm(&small, hd, rows),
+                        ctas,
+                        "d = {hd}, {rows} rows"
+                    );
                 }
             }
         }
-        for (hd, tuned) in [(64, 5), (128, 3), (256, 2)] {
+        for (hd, a100_stages, tuned) in [(64, 4, 5), (128, 2, 3), (256, 2, 2)] {
             assert_eq!(
                 decode_kernel(&a100, 64, hd).stages as usize,
-                tuned,
+                a100_stages,
                 "d = {hd}"
             );
+            let two = if hd <= 128 { 2 } else { 1 };
+            assert_eq!(decode_ctas_per_sm(&a100, hd, 4), two, "A100, d = {hd}");
             assert_eq!(nvrtc::decode_stages(hd, 228 * 1024), tuned, "d = {hd}");
+            let h200_portable = GpuShape {
+                sm90a: false,
+                ..GpuShape::nominal()
+            };
+            assert_eq!(
+                decode_ctas_per_sm(&h200_portable, hd, 4),
+                two,
+                "H200, d = {hd}"
+            );
         }
         for (arch, kb) in [
             ("sm_80", 164),

@@ -74,8 +74,8 @@ pub fn decode90_tiled_rows(head_dim: usize) -> usize {
 /// CTAs of the portable decode kernel per SM it is built for on a GPU with `smem_per_sm` bytes
 /// of shared memory per multiprocessor (its launch bounds): as many as the shared memory of a
 /// call of one query row holds (`decode_stages` deep), at most 2 (its tuned 8 warps x 2). On an
-/// H100/H200 that is 2 at d <= 128 and 1 at d = 256, on an A100 (164 KB) and on GPUs of 100 KB
-/// 1 everywhere: calls with more rows may fit fewer (`cuda::decode_ctas_per_sm`), never more.
+/// H100/H200 and an A100 that is 2 at d <= 128 and 1 at d = 256, on GPUs of 100 KB 2 at d = 64
+/// and 1 above: calls with more rows may fit fewer (`cuda::decode_ctas_per_sm`), never more.
 /// A bound above what the shared memory holds only caps the registers (two CTAs of 256 threads
 /// leave 128 a thread): at d = 256 the kernel spilled 108-124 bytes under it until session 31,
 /// and at d = 128 with the 100 KB GPUs' two stages it spilled 4.
@@ -155,16 +155,19 @@ fn decode90_evict_first() -> bool {
 }
 
 /// K/V pipeline depth of the portable decode kernel (kernels/decode.cu `STAGES`) on a GPU with
-/// `smem_per_sm` bytes of shared memory per multiprocessor: 5 stages at d = 64, 3 at d = 128
-/// (tuned on the H200), 2 at d = 256 (128 KB of tiles, so that a CTA still fits; not tuned), where
-/// a CTA of 64 packed rows at that depth fits the GPU (H100/H200, B200: 228 KB; A100: 164 KB);
-/// otherwise the deepest that does, but never fewer than the kernel's 2. On GPUs of 100 KB
-/// (compute capability 8.6, 8.9 and 12.x) that is 3 at d = 64 and 2 at d = 128, where calls of
-/// up to 48 rows then fit; with 3 stages at d = 128 not even one row did (111 KB against the 99 KB
-/// a block may have), so until session 31 every decode call at d = 128 on those GPUs was
-/// refused. Calls whose rows need more than the GPU allows are refused with a message
-/// (`check_smem`: d = 256 on 100 KB GPUs, d = 128 beyond 48 rows there). `BLASST_DECODE_STAGES`
-/// (2..=8) overrides the depth everywhere, for tuning experiments.
+/// `smem_per_sm` bytes of shared memory per multiprocessor. Tuned on the H200: 5 stages at
+/// d = 64, 3 at d = 128, 2 at d = 256 (128 KB of tiles, so that a CTA still fits; not tuned).
+/// Where the GPU has less shared memory, the depth is the one that, in this order, lets a call of
+/// 64 packed rows fit at all, keeps the kernel's two CTAs per SM for a call of one query row
+/// (`decode_ctas_bound`), and is deepest, never below the kernel's 2: run 198 on the H200 read
+/// 3.7-4.0 TB/s at d = 128 with two CTAs per SM and 2.6 with one, at 3 stages and at 2 alike
+/// (depth moved it by 1-2 %). So: the H100/H200 and B200 (228 KB) keep 5 / 3 / 2; an A100
+/// (164 KB) gets 4 / 2 / 2, two CTAs per SM at d <= 128 (until session 31 it ran 5 and 3 stages,
+/// one CTA per SM); GPUs of 100 KB (compute capability 8.6, 8.9 and 12.x) get 2 / 2 / 2, where
+/// until session 31 every call at d = 128 was refused (3 stages need 111 KB for one query row, a
+/// block may have 99 KB there). Calls whose rows need more than the GPU allows are refused with a
+/// message (`check_smem`: d = 256 on 100 KB GPUs, d = 128 beyond 48 rows there).
+/// `BLASST_DECODE_STAGES` (2..=8) overrides the depth everywhere, for tuning experiments.
 pub fn decode_stages(head_dim: usize, smem_per_sm: usize) -> usize {
     static OVERRIDE: OnceLock<Option<usize>> = OnceLock::new();
     let o = *OVERRIDE.get_or_init(|| {
@@ -180,8 +183,11 @@ pub fn decode_stages(head_dim: usize, smem_per_sm: usize) -> usize {
             _ => 5,
         };
         (2..=tuned)
-            .rev()
-            .find(|&st| super::decode_cta_smem(head_dim, 64, st) <= smem_per_sm)
+            .max_by_key(|&st| {
+                let fits_64_rows = super::decode_cta_smem(head_dim, 64, st) <= smem_per_sm;
+                let ctas = (smem_per_sm / super::decode_cta_smem(head_dim, 1, st)).min(2);
+                (fits_64_rows, ctas, st)
+            })
             .unwrap_or(2)
     })
 }
