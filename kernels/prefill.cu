@@ -13,9 +13,20 @@
 // With SKIP every warp votes for each of its atoms (__all_sync); a skipped atom leaves out
 // its softmax and its P V. The dense specialisation contains no vote at all.
 
+// The compact layout (PREFILL_COMPACT, host: nvrtc::prefill_compact, for GPUs of 100 KB of
+// shared memory per SM at d = 128): 4 warps of one atom (64 rows) and one V buffer, 48 KB, so
+// that two CTAs fit where one of the usual 80 KB does. Its V_j is then issued after the barrier
+// that proves every warp is done with V_{j+1} (FlashAttention-2's single-buffered layout).
+#if PREFILL_COMPACT
+#define NWARPS 4
+#define MI 1
+#define VBUF 1
+#else
 #define NWARPS (HEAD_DIM <= 128 ? 4 : 8)  // host: prefill_threads
 #define MI (HEAD_DIM <= 128 ? 2 : 1)      // m16 atoms per warp
-#define BM (NWARPS * 16 * MI)             // 128
+#define VBUF 2                            // V buffers
+#endif
+#define BM (NWARPS * 16 * MI)             // 128 (compact: 64)
 #define BN 64
 #define NTHREADS (NWARPS * 32)
 #define CH (HEAD_DIM / 8)          // 16-byte chunks per row
@@ -53,7 +64,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, HEAD_DIM <= 128 ? 2 : 1) 
 #endif
   const u32 sQ = smem_u32(smem);
   const u32 sK = sQ + Q_BYTES;
-  const u32 sV = sK + KV_BYTES;  // two buffers
+  const u32 sV = sK + KV_BYTES;  // VBUF buffers
 
   const int mb = gridDim.x - 1 - blockIdx.x;  // longest (causal) blocks first
   const int h = blockIdx.y, b = blockIdx.z + p.batch0;
@@ -90,11 +101,18 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, HEAD_DIM <= 128 ? 2 : 1) 
     cp_async_commit();
   }
   for (int j = n_vis - 1; j >= 0; --j) {
-    const u32 vbuf = sV + (u32)(j & 1) * KV_BYTES;
+    const u32 vbuf = sV + (u32)(j & (VBUF - 1)) * KV_BYTES;
+#if VBUF == 2
     load_tile<2, BN>(p, s, b, kh, vbuf, j * BN, s.lk);
     cp_async_commit();
     cp_async_wait<1>();
     __syncthreads();
+#else
+    cp_async_wait<0>();
+    __syncthreads();  // K_j has landed, and every warp is done with V_{j+1}
+    load_tile<2, BN>(p, s, b, kh, vbuf, j * BN, s.lk);
+    cp_async_commit();
+#endif
     // S = Q K^T (raw scores).
     float S[MI][BN / 8][4];
     #pragma unroll

@@ -924,18 +924,33 @@ const DECODE_SM90_THREADS: u32 = 128;
 /// call) -4..0 %, and still -3 % with the merge's remote reads batched (run 58).
 pub(crate) const MAX_CLUSTER_MERGE_SPLITS: usize = 4;
 
-/// Query rows per CTA of kernels/prefill.cu (the Hopper kernel's: `prefill90_rows`).
-const PREFILL_ROWS: usize = 128;
-
-/// Threads of kernels/prefill.cu (`NTHREADS`): 4 warps of two m16 atoms, at d = 256 8 warps of
-/// one; `PREFILL_ROWS` query rows per CTA either way.
-fn prefill_threads(head_dim: usize) -> u32 {
-    if head_dim <= 128 { 128 } else { 256 }
+/// Query rows per CTA of kernels/prefill.cu (`BM`; the Hopper kernel's: `prefill90_rows`): 128,
+/// 64 in its compact layout (`nvrtc::prefill_compact`).
+fn prefill_rows(compact: bool) -> usize {
+    if compact { 64 } else { 128 }
 }
 
-pub fn prefill_smem(head_dim: usize) -> usize {
-    // Q (PREFILL_ROWS rows), K and two V tiles of 64 rows.
-    (PREFILL_ROWS + 3 * 64) * head_dim * 2
+/// Threads of kernels/prefill.cu (`NTHREADS`): 4 warps of two m16 atoms, at d = 256 8 warps of
+/// one; in the compact layout 4 warps of one.
+fn prefill_threads(head_dim: usize, compact: bool) -> u32 {
+    if head_dim <= 128 || compact { 128 } else { 256 }
+}
+
+/// kernels/prefill.cu's dynamic shared memory: Q (`prefill_rows` rows), K and two V tiles of 64
+/// rows (compact: one V tile).
+pub fn prefill_smem(head_dim: usize, compact: bool) -> usize {
+    let v_tiles = if compact { 1 } else { 2 };
+    (prefill_rows(compact) + (1 + v_tiles) * 64) * head_dim * 2
+}
+
+/// What one CTA of kernels/prefill.cu takes of a multiprocessor's shared memory: its dynamic
+/// shared memory, its static bytes (the CTA's two counters and the sweep's 128 bytes per warp,
+/// rounded up to the 128-byte alignment of the dynamic part: 640 with 4 warps) and the driver's
+/// reserve per CTA.
+pub(crate) fn prefill_cta_smem(head_dim: usize, compact: bool) -> usize {
+    let warps = prefill_threads(head_dim, compact) as usize / 32;
+    let static_bytes = (8 + warps * 128).div_ceil(128) * 128;
+    prefill_smem(head_dim, compact) + static_bytes + RESERVED_SMEM_PER_CTA
 }
 
 /// kernels/prefill_sm90.cu: Q (the CTA's rows, `prefill90_rows`), the ring's K and V tiles
@@ -1317,6 +1332,7 @@ unsafe fn launch_in(
         paged: d.paged.is_some(),
         stages: 0,
         ctas: 0,
+        compact: false,
     };
     match phase {
         Phase::Prefill => {
@@ -1328,11 +1344,15 @@ unsafe fn launch_in(
                     prefill90_rows(d.head_dim),
                 )
             } else {
+                let compact = nvrtc::prefill_compact(d.head_dim, ctx.shape.smem_per_sm);
                 (
-                    variant(Family::Prefill),
-                    prefill_smem(d.head_dim),
-                    prefill_threads(d.head_dim),
-                    PREFILL_ROWS,
+                    Variant {
+                        compact,
+                        ..variant(Family::Prefill)
+                    },
+                    prefill_smem(d.head_dim, compact),
+                    prefill_threads(d.head_dim, compact),
+                    prefill_rows(compact),
                 )
             };
             check_smem(ctx.max_smem, smem, d)?;
@@ -1570,6 +1590,7 @@ pub unsafe fn merge_states(
         sweep: false,
         stages: 0,
         ctas: 0,
+        compact: false,
     };
     let f = function(&ctx, &var, 0)?;
     let mp = MergeParams {
@@ -1711,7 +1732,7 @@ mod tests {
         for hd in [64, 128, 256] {
             let stages = nvrtc::decode_stages(hd, SM90 + 1024);
             assert!(check_smem(SM90, decode_smem(hd, 64, stages), &d).is_ok());
-            assert!(check_smem(SM90, prefill_smem(hd), &d).is_ok());
+            assert!(check_smem(SM90, prefill_smem(hd, false), &d).is_ok());
         }
     }
 
@@ -1744,7 +1765,7 @@ mod tests {
                 );
             }
             assert!(
-                prefill_smem(d) + 2048 <= SM80_MAX_SMEM_PER_CTA,
+                prefill_smem(d, false) + 2048 <= SM80_MAX_SMEM_PER_CTA,
                 "prefill d = {d}"
             );
             let rows = if d <= 128 { 64 } else { 32 };
@@ -1873,5 +1894,38 @@ mod tests {
         ] {
             assert_eq!(nvrtc::arch_smem_per_sm(arch), kb * 1024, "{arch}");
         }
+    }
+
+    /// The portable prefill kernel's compact layout (64-row CTAs, one V buffer: 48 KB at
+    /// d = 128) on the GPUs of 100 KB, where two of its CTAs fit (static bytes, reserve and all)
+    /// and one of the usual 80 KB; not where the usual layout already fits as many (d = 64 there,
+    /// an A100, an H100/H200), nor at d = 256.
+    #[test]
+    fn prefill_compact_layout_where_it_fits_more_ctas() {
+        const SM86: usize = 100 * 1024;
+        assert_eq!(prefill_smem(128, true), 48 * 1024);
+        assert_eq!(prefill_smem(128, false), 80 * 1024);
+        assert_eq!(SM86 / prefill_cta_smem(128, true), 2);
+        assert_eq!(SM86 / prefill_cta_smem(128, false), 1);
+        assert!(prefill_smem(128, true) + 640 <= SM86 - RESERVED_SMEM_PER_CTA);
+        for (hd, smem, compact) in [
+            (128, SM86, true),
+            (64, SM86, false),
+            (256, SM86, false),
+            (128, 164 * 1024, false),
+            (64, 164 * 1024, false),
+            (128, 228 * 1024, false),
+        ] {
+            assert_eq!(
+                nvrtc::prefill_compact(hd, smem),
+                compact,
+                "d = {hd}, {smem} bytes"
+            );
+        }
+        assert_eq!((prefill_rows(true), prefill_threads(128, true)), (64, 128));
+        assert_eq!(
+            (prefill_rows(false), prefill_threads(256, false)),
+            (128, 256)
+        );
     }
 }

@@ -50,6 +50,9 @@ pub struct Variant {
     /// families.
     pub stages: u8,
     pub ctas: u8,
+    /// The portable prefill kernel's compact layout (`prefill_compact`: 64 query rows per CTA,
+    /// one V buffer) for GPUs whose shared memory holds more CTAs of it; false for the others.
+    pub compact: bool,
 }
 
 /// The most packed rows (query tokens x query heads per KV head) the Hopper decode kernel takes:
@@ -192,6 +195,22 @@ pub fn decode_stages(head_dim: usize, smem_per_sm: usize) -> usize {
     })
 }
 
+/// Whether the portable prefill kernel (kernels/prefill.cu) takes its compact layout on a GPU with
+/// `smem_per_sm` bytes of shared memory per multiprocessor: 64 query rows per CTA (4 warps of one
+/// m16 atom) and one V buffer, 48 KB at d = 128 against the 80 KB of the usual 128 rows, two V
+/// buffers and two atoms per warp. Taken at d <= 128 where it fits more CTAs per SM (at most its
+/// launch bounds' 2): on the GPUs of 100 KB (compute capability 8.6, 8.9, 12.x) at d = 128 two
+/// CTAs instead of one, as FlashAttention-2 runs 64 x 64 tiles of 4 warps there. The A100 and
+/// the H100/H200 (whose portable kernel runs only with `BLASST_PREFILL_KERNEL=mma`) keep the usual
+/// layout; d = 256 too (its compact layout has not run on a GPU: on the 100 KB GPUs it is refused).
+pub fn prefill_compact(head_dim: usize, smem_per_sm: usize) -> bool {
+    let fit = |compact| {
+        let bound = if head_dim <= 128 { 2 } else { 1 };
+        (smem_per_sm / super::prefill_cta_smem(head_dim, compact)).min(bound)
+    };
+    head_dim <= 128 && fit(true) > fit(false)
+}
+
 /// Shared memory per multiprocessor of the GPUs of an NVRTC target such as `sm_86` (the CUDA
 /// programming guide's table: 164 KB on sm_80 and sm_87, 228 KB on sm_90, sm_100, sm_103 and
 /// sm_110, 100 KB on sm_86, sm_88, sm_89, sm_120 and sm_121, and on any target it does not
@@ -251,7 +270,7 @@ impl Variant {
         let wgs = prefill90_consumer_wgs(self.head_dim as usize);
         let pwgs = prefill90_producer_wgs(self.head_dim as usize, self.paged);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n#define PREFILL_COMPACT {}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
@@ -268,6 +287,7 @@ impl Variant {
             decode90_evict_first() as u32,
             decode90_ctas_per_sm(self.head_dim as usize),
             self.ctas,
+            self.compact as u32,
         )
     }
 
@@ -295,6 +315,8 @@ impl Variant {
                     // dense, skip, sweep
                     for (skip, sweep) in [(false, false), (true, false), (false, true)] {
                         for paged in [false, true] {
+                            let compact = family == Family::Prefill
+                                && prefill_compact(head_dim as usize, smem_per_sm);
                             let (stages, ctas) = if family == Family::Decode {
                                 let d = head_dim as usize;
                                 (
@@ -313,6 +335,7 @@ impl Variant {
                                 sweep,
                                 stages,
                                 ctas,
+                                compact,
                             });
                         }
                     }
@@ -327,6 +350,7 @@ impl Variant {
                         sweep: false,
                         stages: 0,
                         ctas: 0,
+                        compact: false,
                     });
                 }
             }
