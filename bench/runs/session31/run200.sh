@@ -5,13 +5,11 @@
 # (the driver still sees the H200's memory). Decode there runs 2 stages (two CTAs per SM at
 # d = 64, one at d = 128). Then the portable decode's rate in that configuration (ab_decode.py,
 # one process per head dim), and a d = 256 decode call, which must be refused with a message.
+# (Rewritten after the run to call common.sh's emulated_gpu_tests: the same command.)
 source bench/runs/common.sh
 precompile
 E100="BLASST_SMEM_PER_SM=102400 BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma"
-step "gpu tests, 100 KB emulation ($E100), d 64 and 128"
-env $E100 BLASST_TEST_HEAD_DIMS=64,128 timeout 200 target/device/gpu_tests --test-threads=1 --skip decode_plan_counts > "$OUT/gpu-tests-100kb.log" 2>&1
-echo "gpu tests (100 KB emulation) exit $?" | tee -a "$LOG"
-grep -E "test result|panicked|FAILED" "$OUT/gpu-tests-100kb.log" | head -5 | tee -a "$LOG"
+emulated_gpu_tests 102400 64,128 100kb
 for d in --d64 --d128 --d256; do
   step "100 KB emulation, decode $d"
   echo "===== 100 KB emulation $d" >> "$OUT/ab.log"

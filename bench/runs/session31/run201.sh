@@ -6,13 +6,10 @@
 # 100 KB GPU with the portable kernels, head dims 64 and 128 (as run 200, now with the compact
 # prefill at d = 128), then the portable prefill's speed in both layouts on the H200 (one
 # process each, `blasst bench` with the mma switch; both layouts run 8 warps per SM there).
+# (Rewritten after the run to call common.sh's emulated_gpu_tests: the same command.)
 source bench/runs/common.sh
 precompile
-E100="BLASST_SMEM_PER_SM=102400 BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma"
-step "gpu tests, 100 KB emulation ($E100), d 64 and 128"
-env $E100 BLASST_TEST_HEAD_DIMS=64,128 timeout 200 target/device/gpu_tests --test-threads=1 --skip decode_plan_counts > "$OUT/gpu-tests-100kb.log" 2>&1
-echo "gpu tests (100 KB emulation) exit $?" | tee -a "$LOG"
-grep -E "test result|panicked|FAILED" "$OUT/gpu-tests-100kb.log" | head -5 | tee -a "$LOG"
+emulated_gpu_tests 102400 64,128 100kb
 for emu in "BLASST_SMEM_PER_SM=233472" "BLASST_SMEM_PER_SM=102400"; do
   for th in 0 0.001; do
     step "blasst bench, portable prefill, $emu, threshold $th"
