@@ -26,10 +26,10 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     // shallower pipelines those GPUs run (d = 64 and 128; at d = 256 they are refused) and the
     // compact portable prefill kernels (d = 128).
     let mut jobs: Vec<(&str, Variant)> = vec![];
+    let tuned = Variant::all(arch_smem_per_sm("sm_90a"));
     for arch in ["sm_80", "sm_90a", "sm_86"] {
         let variants = Variant::all(arch_smem_per_sm(arch));
         assert_eq!(variants.len(), 2 * 3 * 26);
-        let tuned = Variant::all(arch_smem_per_sm("sm_90a"));
         jobs.extend(
             variants
                 .into_iter()

@@ -249,7 +249,7 @@ fn decode_kernel(g: &GpuShape, block_m: u32, head_dim: usize) -> DecodeKernel {
             smem: decode_smem(head_dim, block_m as usize, stages),
             max_smem: decode_smem(head_dim, 64, stages),
             threads: DECODE_THREADS,
-            bounds: nvrtc::decode_ctas_bound(head_dim, g.smem_per_sm),
+            bounds: nvrtc::decode_ctas_bound(head_dim, g.smem_per_sm, stages),
             stages: stages as u8,
         }
     }
@@ -1794,7 +1794,8 @@ mod tests {
         };
         for d in [64, 128, 256] {
             for smem_per_sm in [228 * 1024, 164 * 1024, 100 * 1024] {
-                let bound = nvrtc::decode_ctas_bound(d, smem_per_sm);
+                let bound =
+                    nvrtc::decode_ctas_bound(d, smem_per_sm, nvrtc::decode_stages(d, smem_per_sm));
                 for rows in 1..=64 {
                     assert!(
                         fit(smem_per_sm, d, rows) <= bound,
@@ -1811,7 +1812,7 @@ mod tests {
             }
             // On an H100/H200: two CTAs at d <= 128 (the kernel's tuned occupancy), one at 256.
             assert_eq!(
-                nvrtc::decode_ctas_bound(d, 228 * 1024),
+                nvrtc::decode_ctas_bound(d, 228 * 1024, nvrtc::decode_stages(d, 228 * 1024)),
                 if d <= 128 { 2 } else { 1 },
                 "d = {d}"
             );

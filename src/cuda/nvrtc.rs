@@ -81,10 +81,16 @@ pub fn decode90_tiled_rows(head_dim: usize) -> usize {
 /// and 1 above: calls with more rows may fit fewer (`cuda::decode_ctas_per_sm`), never more.
 /// A bound above what the shared memory holds only caps the registers (two CTAs of 256 threads
 /// leave 128 a thread): at d = 256 the kernel spilled 108-124 bytes under it until session 31,
-/// and at d = 128 with the 100 KB GPUs' two stages it spilled 4.
-pub fn decode_ctas_bound(head_dim: usize, smem_per_sm: usize) -> usize {
-    let stages = decode_stages(head_dim, smem_per_sm);
-    (smem_per_sm / super::decode_cta_smem(head_dim, 1, stages)).clamp(1, 2)
+/// and at d = 128 with the 100 KB GPUs' two stages it spilled 4. `stages`: the kernel's depth on
+/// that GPU, `decode_stages`.
+pub fn decode_ctas_bound(head_dim: usize, smem_per_sm: usize, stages: usize) -> usize {
+    decode_ctas_fit(head_dim, smem_per_sm, stages).max(1)
+}
+
+/// CTAs of the portable decode kernel at `stages` deep that the shared memory of a call of one
+/// query row lets a multiprocessor of `smem_per_sm` bytes hold, at most its tuned 2 (0: none).
+fn decode_ctas_fit(head_dim: usize, smem_per_sm: usize, stages: usize) -> usize {
+    (smem_per_sm / super::decode_cta_smem(head_dim, 1, stages)).min(2)
 }
 
 /// CTAs of the Hopper decode kernel per SM (its launch bounds, so ptxas keeps the registers to
@@ -188,8 +194,7 @@ pub fn decode_stages(head_dim: usize, smem_per_sm: usize) -> usize {
         (2..=tuned)
             .max_by_key(|&st| {
                 let fits_64_rows = super::decode_cta_smem(head_dim, 64, st) <= smem_per_sm;
-                let ctas = (smem_per_sm / super::decode_cta_smem(head_dim, 1, st)).min(2);
-                (fits_64_rows, ctas, st)
+                (fits_64_rows, decode_ctas_fit(head_dim, smem_per_sm, st), st)
             })
             .unwrap_or(2)
     })
@@ -319,9 +324,10 @@ impl Variant {
                                 && prefill_compact(head_dim as usize, smem_per_sm);
                             let (stages, ctas) = if family == Family::Decode {
                                 let d = head_dim as usize;
+                                let stages = decode_stages(d, smem_per_sm);
                                 (
-                                    decode_stages(d, smem_per_sm) as u8,
-                                    decode_ctas_bound(d, smem_per_sm) as u8,
+                                    stages as u8,
+                                    decode_ctas_bound(d, smem_per_sm, stages) as u8,
                                 )
                             } else {
                                 (0, 0)
