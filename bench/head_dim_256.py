@@ -4,7 +4,8 @@ wgmma kernel and the portable mma.sync one, BLASST_PREFILL_KERNEL=mma), and deco
 BLASST_DECODE_KERNEL=mma); blasst dense, blasst Skip-Softmax on the structured inputs (hot =
 0.25, threshold 1e-3) and PyTorch SDPA (its best backend for d = 256) in one process.
 --decode-only leaves out prefill; --d 64 times head dim 64 instead (the same rows: the benchmark,
-bench/bench.py, is d = 128 only).
+bench/bench.py, is d = 128 only); --d 96 (any multiple of 8 up to 256) a head dim that runs
+zero-padded on the next kernel (FLOPs and bytes counted at the call's head dim).
 Example: python3 bench/head_dim_256.py target/device/libblasst.so"""
 import os
 import sys

@@ -34,7 +34,9 @@ static void m_batch_absurd(blasst_attn_params *p) { p->batch_size = 4000000000u;
 static void m_heads(blasst_attn_params *p) { p->num_kv_heads = 3; }
 static void m_kvheads0(blasst_attn_params *p) { p->num_kv_heads = 0; }
 static void m_headdim(blasst_attn_params *p) { p->head_dim = 1000; }
-static void m_gpu_headdim(blasst_attn_params *p) { p->device = BLASST_DEVICE_CUDA; p->dtype = BLASST_DTYPE_BF16; p->head_dim = 96; }
+/* The GPU runs multiples of 8 up to 256 (96 on the d = 128 kernel, zero-padded). */
+static void m_gpu_headdim(blasst_attn_params *p) { p->device = BLASST_DEVICE_CUDA; p->dtype = BLASST_DTYPE_BF16; p->head_dim = 100; }
+static void m_gpu_headdim_big(blasst_attn_params *p) { p->device = BLASST_DEVICE_CUDA; p->dtype = BLASST_DTYPE_BF16; p->head_dim = 264; }
 static void m_lq0(blasst_attn_params *p) { p->max_seqlen_q = 0; }
 static void m_lk0(blasst_attn_params *p) { p->max_seqlen_kv = 0; }
 static void m_causal(blasst_attn_params *p) { p->causal = 2; }
@@ -68,7 +70,8 @@ int main(void) {
       {"heads", m_heads, BLASST_ERROR_INVALID_ARGUMENT, "num_q_heads = 4 is not a multiple of num_kv_heads = 3"},
       {"kv heads 0", m_kvheads0, BLASST_ERROR_INVALID_ARGUMENT, "num_kv_heads = 0"},
       {"head_dim", m_headdim, BLASST_ERROR_INVALID_ARGUMENT, "head_dim = 1000"},
-      {"gpu head_dim", m_gpu_headdim, BLASST_ERROR_UNSUPPORTED, "head_dim = 96"},
+      {"gpu head_dim", m_gpu_headdim, BLASST_ERROR_UNSUPPORTED, "head_dim = 100 is not supported on the GPU"},
+      {"gpu head_dim > 256", m_gpu_headdim_big, BLASST_ERROR_UNSUPPORTED, "head_dim = 264 is not supported on the GPU"},
       {"lq 0", m_lq0, BLASST_ERROR_INVALID_ARGUMENT, "max_seqlen_q = 0"},
       {"lk 0", m_lk0, BLASST_ERROR_INVALID_ARGUMENT, "max_seqlen_kv = 0"},
       {"causal", m_causal, BLASST_ERROR_INVALID_ARGUMENT, "causal = 2"},

@@ -154,6 +154,10 @@ typedef struct blasst_attn_params {
    * Divides num_q_heads (MHA: equal, GQA: a divisor, MQA: 1).
    */
   uint32_t num_kv_heads;
+  /**
+   * Up to 512 on the CPU; on the GPU a multiple of 8 up to 256 (64, 128 and 256 have kernels
+   * of their own, another head dim runs on the next of them with zero-padded columns).
+   */
   uint32_t head_dim;
   /**
    * Largest query length of the batch (padded layout: every sequence's length).
@@ -348,7 +352,7 @@ enum blasst_status blasst_attn_plan(const struct blasst_attn_params *p,
  * fp32 natural-log LSE (-inf: empty part), `v_out` [num_rows][num_heads][head_dim] of `dtype`,
  * `s_out` [num_rows][num_heads] or NULL. Rows whose parts are all -inf get zeros and -inf.
  * Device BLASST_DEVICE_CPU runs on host memory (f32, f16, bf16); BLASST_DEVICE_CUDA runs one
- * kernel on `cuda_stream` over device memory (f16, bf16; head_dim 64, 128 or 256), in the
+ * kernel on `cuda_stream` over device memory (f16, bf16; head_dim a multiple of 8 up to 256), in the
  * context `blasst_attn_run` would use.
  */
 enum blasst_status blasst_merge_states(uint32_t device,

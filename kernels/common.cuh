@@ -3,7 +3,11 @@
 //
 // The variant is chosen by macros the host passes to NVRTC:
 //   BLASST_BF16 or BLASST_FP16   element type of q, k, v, o (P uses the same type)
-//   HEAD_DIM                     64 or 128
+//   HEAD_DIM                     the kernel's head dim: 64, 128 or 256
+//   DIM                          the call's head dim (a multiple of 8, at most HEAD_DIM): a
+//                                kernel built for HEAD_DIM runs a smaller head dim with the
+//                                columns past DIM zero-filled on loads and left out on stores
+//                                (dim_chunk, dim_col); DIM == HEAD_DIM compiles them away
 //   SKIP                         0: dense specialisation (no skip code), 1: Skip-Softmax
 //   PAGED                        0: contiguous/ragged K/V, 1: paged K/V via block_table
 //   SWEEP                        1: dense pass that counts, per candidate lambda, the tiles the
@@ -152,6 +156,14 @@ DEVI TileRange decode_split_tiles(const KernelParams &p, const Seq &s, int split
 }
 
 DEVI u32 smem_u32(const void *ptr) { return (u32)__cvta_generic_to_shared(ptr); }
+
+// Padded head dims (src/cuda/mod.rs kernel_head_dim): the columns DIM .. HEAD_DIM - 1 of Q, K and
+// V are zero in shared memory and registers, so they add exactly zero to every score and leave
+// zero in O's padded columns, which are never stored. Whether 16-byte chunk `c` of a row (columns
+// 8c .. 8c + 7; DIM is a multiple of 8) and column `c` hold data: constant true when DIM ==
+// HEAD_DIM, so a kernel at its own head dim compiles exactly as without them.
+DEVI bool dim_chunk(int c) { return DIM == HEAD_DIM || c < DIM / 8; }
+DEVI bool dim_col(int c) { return DIM == HEAD_DIM || c < DIM; }
 
 // 16-byte asynchronous copy global -> shared; `valid == false` zero-fills (reads nothing).
 DEVI void cp_async16(u32 dst, const void *src, bool valid) {
@@ -311,7 +323,7 @@ DEVI void store_prefill_row(const KernelParams &p, const Seq &s, int b, int h, i
   u16 *dst = p.o + q_offset(p, s, b, row, h, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
   #pragma unroll
   for (int dt = 0; dt < HEAD_DIM / 8; ++dt)
-    *(u32 *)(dst + dt * 8 + 2 * (lane % 4)) = pack2(acc[dt * 4] * inv, acc[dt * 4 + 1] * inv);
+    if (dim_col(dt * 8)) *(u32 *)(dst + dt * 8 + 2 * (lane % 4)) = pack2(acc[dt * 4] * inv, acc[dt * 4 + 1] * inv);
   if (p.lse && lane % 4 == 0) p.lse[(i64)(s.q_start + row) * p.hq + h] = lse_of(m * p.scale, lt);
 }
 

@@ -36,6 +36,12 @@ struct KvLoader {
   i64 rs;           // row stride
   u32 dst0;         // shared offset of this thread's first chunk within a tile
   int r0;           // this thread's first row within a tile
+#if DIM < HEAD_DIM
+  bool used;        // its chunk holds data (dim_chunk)
+#define KV_VALID(L, x) ((x) && (L).used)
+#else
+#define KV_VALID(L, x) (x)  // (no field, no test: the kernel at its own head dim compiles as without them)
+#endif
 };
 
 DEVI KvLoader make_loader(const KernelParams &p, const Seq &s, int b, int kh, const u16 *tensor, i64 bs, i64 rs, i64 hs) {
@@ -44,12 +50,20 @@ DEVI KvLoader make_loader(const KernelParams &p, const Seq &s, int b, int kh, co
   L.r0 = threadIdx.x / CH;
   L.rs = rs;
   L.dst0 = swz(L.r0, chunk, CH);
+#if DIM < HEAD_DIM
+  // A chunk past DIM is zero-filled; its address is the row's first chunk (in bounds).
+  L.used = dim_chunk(chunk);
+#define COL (L.used ? chunk * 8 : 0)
+#else
+#define COL chunk * 8  // (spelled as before padded head dims: a variable for it changed the SASS)
+#endif
 #if PAGED
-  L.base = tensor + (i64)kh * hs + chunk * 8;
+  L.base = tensor + (i64)kh * hs + COL;
   (void)bs; (void)s; (void)b;
 #else
-  L.base = tensor + (p.cu_kv ? (i64)s.kv_start * rs : (i64)b * bs) + (i64)kh * hs + (i64)L.r0 * rs + chunk * 8;
+  L.base = tensor + (p.cu_kv ? (i64)s.kv_start * rs : (i64)b * bs) + (i64)kh * hs + (i64)L.r0 * rs + COL;
 #endif
+#undef COL
   return L;
 }
 
@@ -62,7 +76,7 @@ DEVI void load_kv_tile(const KernelParams &p, const Seq &s, int b, const KvLoade
     const u16 *src = L.base + (i64)page * bs + (i64)(row0 & ((1 << p.page_size_log2) - 1)) * L.rs + (i64)L.r0 * L.rs;
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
-      const bool valid = full || row0 + L.r0 + i * RSTEP < s.lk;
+      const bool valid = KV_VALID(L, full || row0 + L.r0 + i * RSTEP < s.lk);
       cp_async16(dst + L.dst0 + i * RSTEP * CH * 16, valid ? src + (i64)i * RSTEP * L.rs : L.base, valid);
     }
     return;
@@ -70,7 +84,7 @@ DEVI void load_kv_tile(const KernelParams &p, const Seq &s, int b, const KvLoade
   #pragma unroll
   for (int i = 0; i < NLOAD; ++i) {
     const int pos = row0 + L.r0 + i * RSTEP;
-    const bool valid = full || pos < s.lk;
+    const bool valid = KV_VALID(L, full || pos < s.lk);
     const int page = valid ? p.block_table[(i64)b * p.block_table_stride + (pos >> p.page_size_log2)] : 0;
     const u16 *src = L.base + (i64)page * bs + (i64)(pos & ((1 << p.page_size_log2) - 1)) * L.rs;
     cp_async16(dst + L.dst0 + i * RSTEP * CH * 16, valid ? src : L.base, valid);
@@ -80,7 +94,7 @@ DEVI void load_kv_tile(const KernelParams &p, const Seq &s, int b, const KvLoade
   const u16 *src = L.base + (i64)row0 * L.rs;
   #pragma unroll
   for (int i = 0; i < NLOAD; ++i) {
-    const bool valid = full || row0 + L.r0 + i * RSTEP < s.lk;
+    const bool valid = KV_VALID(L, full || row0 + L.r0 + i * RSTEP < s.lk);
     cp_async16(dst + L.dst0 + i * RSTEP * CH * 16, valid ? src + (i64)i * RSTEP * L.rs : L.base, valid);
   }
 #endif
@@ -121,7 +135,11 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
     for (int r = threadIdx.x / CH; r < rows_pad; r += DTHREADS / CH) {
       const bool valid = r < R;
       const u16 *src = p.q + (valid ? q_offset(p, s, b, r / G, kh * G + r % G, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
+#if DIM < HEAD_DIM
+      cp_async16(sQ + swz(r, chunk, CH), src + (dim_chunk(chunk) ? chunk * 8 : 0), valid && dim_chunk(chunk));
+#else
       cp_async16(sQ + swz(r, chunk, CH), src + chunk * 8, valid);
+#endif
     }
   }
   #pragma unroll
@@ -352,7 +370,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
         u16 *dst = p.o + q_offset(p, s, b, tok, head, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
         #pragma unroll
         for (int dt = 0; dt < DW / 8; ++dt)
-          *(u32 *)(dst + warp * DW + dt * 8 + 2 * (lane % 4)) = pack2(O[mt][dt][hh * 2] * inv, O[mt][dt][hh * 2 + 1] * inv);
+          if (dim_col(warp * DW + dt * 8)) *(u32 *)(dst + warp * DW + dt * 8 + 2 * (lane % 4)) = pack2(O[mt][dt][hh * 2] * inv, O[mt][dt][hh * 2 + 1] * inv);
         if (p.lse && warp == 0 && lane % 4 == 0) p.lse[(i64)(s.q_start + tok) * p.hq + head] = lse;
       } else {
         const i64 wrow = ((i64)split * rows_total + (i64)b * p.max_lq + tok) * p.hq + head;

@@ -84,6 +84,12 @@ struct TileLoader {
   i64 rs, bs;
   u32 dst, dst1;    // this thread's first chunk within a buffer; see TILE_DST
   int r0;
+#if DIM < HEAD_DIM
+  bool used;        // its chunk holds data (dim_chunk)
+#define TILE_USED(L) (L).used
+#else
+#define TILE_USED(L) true  // (no field: the kernel at its own head dim compiles as without it)
+#endif
 };
 
 DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
@@ -96,7 +102,12 @@ DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
   // r0 + RSTEP's otherwise (RSTEP is 16 at d = 64, 8 at d = 128, 4 at d = 256).
   L.dst = swz(L.r0, c, CH);
   L.dst1 = swz(L.r0 + RSTEP, c, CH) - RSTEP * ROWB;
+#if DIM < HEAD_DIM
+  L.used = dim_chunk(c);
+  L.base = head_base + (i64)L.r0 * rs + (L.used ? c * 8 : 0);  // past DIM: zero-filled, in bounds
+#else
   L.base = head_base + (i64)L.r0 * rs + c * 8;
+#endif
   return L;
 }
 
@@ -112,7 +123,7 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
     const u16 *src = L.base + (i64)page * L.bs + (i64)(row0 & ((1 << p.page_size_log2) - 1)) * L.rs;
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
-      const bool valid = row0 + L.r0 + i * RSTEP < lk;
+      const bool valid = row0 + L.r0 + i * RSTEP < lk && TILE_USED(L);
       cp_async16_l2(TILE_DST(i), valid ? src : L.base, valid);
       src += step;
     }
@@ -121,7 +132,7 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
       const int pos = row0 + L.r0 + i * RSTEP;
-      const bool valid = pos < lk;
+      const bool valid = pos < lk && TILE_USED(L);
       const int page = valid ? p.block_table[(i64)b * p.block_table_stride + (pos >> p.page_size_log2)] : 0;
       cp_async16_l2(TILE_DST(i), src + (i64)page * L.bs + (i64)(pos & ((1 << p.page_size_log2) - 1)) * L.rs, valid);
     }
@@ -132,13 +143,13 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
   if (row0 + DBN <= lk) {
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
-      cp_async16_l2(TILE_DST(i), src, true);
+      cp_async16_l2(TILE_DST(i), TILE_USED(L) ? src : L.base, TILE_USED(L));
       src += step;
     }
   } else {
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
-      const bool valid = row0 + L.r0 + i * RSTEP < lk;
+      const bool valid = row0 + L.r0 + i * RSTEP < lk && TILE_USED(L);
       cp_async16_l2(TILE_DST(i), valid ? src : L.base, valid);
       src += step;
     }
@@ -196,7 +207,7 @@ DEVI void cluster_merge_splits(const KernelParams &p, const Seq &s, int b, int k
     const float inv = sum > 0.f ? 1.f / sum : 0.f;
     const int tok = (r0 + row) / G, head = kh * G + (r0 + row) % G;
     u16 *dst = p.o + q_offset(p, s, b, tok, head, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
-    *(u32 *)(dst + c) = pack2(a0 * inv, a1 * inv);
+    if (dim_col(c)) *(u32 *)(dst + c) = pack2(a0 * inv, a1 * inv);
     if (p.lse && c == 0) p.lse[(i64)(s.q_start + tok) * p.hq + head] = lse_of(mx, sum);
   }
   cluster_sync();
@@ -259,8 +270,8 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
     const u16 *q = p.q + (valid ? q_offset(p, s, b, (r0 + r) / G, kh * G + (r0 + r) % G, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
     #pragma unroll
     for (int ks = 0; ks < KSTEPS; ++ks) {
-      qb[nt][ks][0] = valid ? *(const u32 *)(q + ks * 16 + 2 * (lane % 4)) : 0u;
-      qb[nt][ks][1] = valid ? *(const u32 *)(q + ks * 16 + 8 + 2 * (lane % 4)) : 0u;
+      qb[nt][ks][0] = valid && dim_col(ks * 16) ? *(const u32 *)(q + ks * 16 + 2 * (lane % 4)) : 0u;
+      qb[nt][ks][1] = valid && dim_col(ks * 16 + 8) ? *(const u32 *)(q + ks * 16 + 8 + 2 * (lane % 4)) : 0u;
     }
   }
 
@@ -489,7 +500,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       if (c == 0) cm_lse[row] = lse_of(fm[row] * p.scale, l);
     } else if (p.num_splits == 1) {
       u16 *dst = p.o + q_offset(p, s, b, tok, head, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
-      *(u32 *)(dst + c) = pack2(o0 * inv, o1 * inv);
+      if (dim_col(c)) *(u32 *)(dst + c) = pack2(o0 * inv, o1 * inv);
       if (p.lse && c == 0) p.lse[(i64)(s.q_start + tok) * p.hq + head] = lse_of(fm[row] * p.scale, l);
     } else {
       const i64 wrow = ((i64)split * rows_total + (i64)b * p.max_lq + tok) * p.hq + head;

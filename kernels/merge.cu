@@ -1,7 +1,8 @@
 // Merges the per-split partial results of the decode kernel by LSE:
 // o = sum_s exp(lse_s - lse) o_s, lse = log sum_s exp(lse_s). One CTA per (token, head, seq),
 // HEAD_DIM threads: the split weights are computed once into shared memory, then every
-// thread sums its column over the splits (independent loads, so they overlap).
+// thread sums its column over the splits (independent loads, so they overlap). The workspace
+// rows are HEAD_DIM wide (the decode kernel's); only the call's DIM columns are stored.
 
 #define MAX_MERGE_SPLITS 1024
 
@@ -46,6 +47,6 @@ extern "C" __global__ void __launch_bounds__(HEAD_DIM) KERNEL_NAME(const __grid_
   const float v = acc * inv;
   const float other = __shfl_down_sync(0xffffffffu, v, 1);
   u16 *dst = p.o + q_offset(p, s, b, t, h, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
-  if (tid % 2 == 0) *(u32 *)(dst + tid) = pack2(v, other);
+  if (tid % 2 == 0 && dim_col(tid)) *(u32 *)(dst + tid) = pack2(v, other);
   if (p.lse && tid == 0) p.lse[(i64)(s.q_start + t) * p.hq + h] = lse_of(mx, sum);
 }

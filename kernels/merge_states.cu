@@ -1,7 +1,7 @@
 // blasst_merge_states on the GPU: combines `num_states` partial attention results of the same
-// rows by their LSE. Stacked layout: v [states][rows][heads][HEAD_DIM] (element type),
-// s [states][rows][heads] fp32 natural log; out [rows][heads][HEAD_DIM], s_out or NULL.
-// One CTA per (row, head), HEAD_DIM threads, one column each.
+// rows by their LSE. Stacked layout: v [states][rows][heads][DIM] (element type),
+// s [states][rows][heads] fp32 natural log; out [rows][heads][DIM], s_out or NULL.
+// One CTA per (row, head), HEAD_DIM threads (DIM rounded up to 64, 128 or 256), one column each.
 
 struct MergeParams {
   const u16 *v;
@@ -33,11 +33,11 @@ extern "C" __global__ void __launch_bounds__(HEAD_DIM) KERNEL_NAME(const MergePa
     for (int st = 0; st < p.num_states; ++st) {
       const float w = fast_exp2((p.s[st * per_state + rh] - mx) * 1.4426950408889634f);
       sum += w;
-      acc += w * elem_to_f32(p.v[(st * per_state + rh) * HEAD_DIM + tid]);
+      if (dim_col(tid)) acc += w * elem_to_f32(p.v[(st * per_state + rh) * DIM + tid]);
     }
   }
   const float v = sum > 0.f ? acc / sum : 0.f;
   const float other = __shfl_down_sync(0xffffffffu, v, 1);
-  if (tid % 2 == 0) *(u32 *)(p.out + rh * HEAD_DIM + tid) = pack2(v, other);
+  if (tid % 2 == 0 && dim_col(tid)) *(u32 *)(p.out + rh * DIM + tid) = pack2(v, other);
   if (p.s_out && tid == 0) p.s_out[rh] = lse_of(mx, sum);
 }

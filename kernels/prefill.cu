@@ -48,7 +48,8 @@ DEVI void load_tile(const KernelParams &p, const Seq &s, int b, int head, u32 ds
     if (WHICH == 0) src = p.q + (valid ? q_offset(p, s, b, pos, head, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
     else if (WHICH == 1) src = p.k + (valid ? kv_offset(p, s, b, pos, head, p.k_batch_stride, p.k_row_stride, p.k_head_stride) : 0);
     else src = p.v + (valid ? kv_offset(p, s, b, pos, head, p.v_batch_stride, p.v_row_stride, p.v_head_stride) : 0);
-    cp_async16(dst + swz(r, chunk, CH), src + chunk * 8, valid);
+    // (Chunks past DIM: zero-filled, the row's address kept in bounds.)
+    cp_async16(dst + swz(r, chunk, CH), src + (dim_chunk(chunk) ? chunk * 8 : 0), valid && dim_chunk(chunk));
   }
 }
 

@@ -234,7 +234,7 @@ DEVI void load_kv(const KernelParams &p, const Seq &s, int b, int kh, const KvSr
 #endif
   for (int i = 0; i < P_ITERS; ++i) {
     const int r = r0 + i * P_RSTEP;
-    const bool valid = r < rem;
+    const bool valid = r < rem && dim_chunk(c);
     const u16 *src = valid ? k.g + kv_offset(p, s, b, j * VN + r, kh, k.bs, k.rs, k.hs) + c * 8 : k.g;
     cp_async16(KV_DST(i), src, valid);
   }
@@ -248,7 +248,7 @@ DEVI void load_q(const KernelParams &p, const Seq &s, int b, int h, u32 dst, int
     const int r = pt / CH + i * P_RSTEP;
     const bool valid = r0 + r < s.lq;
     const u16 *src = p.q + (valid ? q_offset(p, s, b, r0 + r, h, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
-    cp_async16(dst + swz128(BM, r, chunk), src + chunk * 8, valid);
+    cp_async16(dst + swz128(BM, r, chunk), src + (dim_chunk(chunk) ? chunk * 8 : 0), valid && dim_chunk(chunk));
   }
 }
 #endif
@@ -262,7 +262,7 @@ DEVI void warp_copy_rows(u32 dst, const u16 *src, i64 rs, int rows, int valid_ro
   #pragma unroll 1
   for (int i = lane; i < rows * CH; i += 32) {
     const int r = i / CH, c = i % CH;
-    const bool valid = r < valid_rows;
+    const bool valid = r < valid_rows && dim_chunk(c);
     cp_async16(dst + swz128(rows, r, c), valid ? (const void *)(src + (i64)r * rs + c * 8) : (const void *)src, valid);
   }
 }

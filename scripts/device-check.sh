@@ -83,11 +83,11 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
     # per SM) and the GPUs of 100 KB (sm_86, sm_89, sm_120; they refuse head dim 256). The
     # driver-occupancy test is left out: the driver still sees this GPU's memory. ~130 s and
     # ~80 s (runs 199, 200).
-    for emu in "167936 64,128,256" "102400 64,128"; do
+    for emu in "167936 64,128,256 40,96,160" "102400 64,128 40,96"; do
       set -- $emu
-      step "gpu tests emulating $1 bytes of shared memory per SM, head dims $2 (portable kernels)"
-      echo "===== BLASST_SMEM_PER_SM=$1 BLASST_TEST_HEAD_DIMS=$2" >> "$OUT/gpu_tests.log"
-      BLASST_SMEM_PER_SM=$1 BLASST_TEST_HEAD_DIMS=$2 BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma \
+      step "gpu tests emulating $1 bytes of shared memory per SM, head dims $2 and $3 (portable kernels)"
+      echo "===== BLASST_SMEM_PER_SM=$1 BLASST_TEST_HEAD_DIMS=$2 BLASST_TEST_PADDED_HEAD_DIMS=$3" >> "$OUT/gpu_tests.log"
+      BLASST_SMEM_PER_SM=$1 BLASST_TEST_HEAD_DIMS=$2 BLASST_TEST_PADDED_HEAD_DIMS=$3 BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma \
         timeout 250 target/device/gpu_tests --test-threads=1 --skip decode_plan_counts >> "$OUT/gpu_tests.log" 2>&1
       echo "gpu tests (emulating $1) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
       grep -E "test result" "$OUT/gpu_tests.log" | tail -1

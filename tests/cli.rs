@@ -104,6 +104,31 @@ fn precompile_fills_the_disk_cache() {
     data[n - 100] ^= 1;
     std::fs::write(&files[2], &data).unwrap();
     run("6 kernels for sm_80: 1 compiled, 5 already cached");
+    // Head dims below a kernel's have kernels of their own: 96 on the d = 128 kernel.
+    let out = blasst(
+        &[
+            "precompile",
+            "--arch",
+            "sm_80",
+            "--filter",
+            "merge_states_bf16",
+            "--head-dims",
+            "96,128",
+        ],
+        &dir,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("blasst_merge_states_bf16_d96p128: compiled")
+            && text.contains("blasst_merge_states_bf16_d128: cached")
+            && text.contains("2 kernels for sm_80: 1 compiled, 1 already cached"),
+        "{text}"
+    );
 
     for (bad, says) in [
         (
@@ -119,6 +144,10 @@ fn precompile_fills_the_disk_cache() {
                 "no_such_kernel",
             ],
             "filter = \"no_such_kernel\"",
+        ),
+        (
+            ["precompile", "--arch", "sm_80", "--head-dims", "100"],
+            "head_dim = 100",
         ),
     ] {
         let out = blasst(&bad, &dir);

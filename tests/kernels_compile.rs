@@ -1,8 +1,9 @@
 //! Every kernel specialisation compiles with NVRTC for sm_80 and sm_90a (and the portable decode
-//! kernels of shallower pipelines for sm_86) — no GPU needed.
+//! kernels of shallower pipelines for sm_86; and the kernels of padded head dims) — no GPU needed.
 //! CI installs NVRTC from PyPI (nvidia-cuda-nvrtc) and puts it on LD_LIBRARY_PATH; without it
 //! the test prints why it skipped (BLASST_REQUIRE_NVRTC=1 turns that into a failure).
 
+use blasst::attn::gpu_kernel_dim;
 use blasst::cuda::KERNEL_PARAMS_LAYOUT;
 use blasst::cuda::nvrtc::{
     Family, Variant, arch_smem_per_sm, available, compile, compile_with_log,
@@ -37,6 +38,28 @@ fn all_variants_compile_for_sm80_and_sm90a() {
                 .map(|v| (arch, v)),
         );
     }
+    // Head dims below a kernel's (`gpu_kernel_dim`): 40, 96 and 160 on the d = 64, 128 and 256
+    // kernels, bf16, dense and Skip-Softmax, contiguous and paged (their code differs from the
+    // kernel's own only in the copies and stores of the columns past the call's head dim).
+    let padded: Vec<(&str, Variant)> = ["sm_80", "sm_90a"]
+        .into_iter()
+        .flat_map(|arch| {
+            [40u32, 96, 160].into_iter().flat_map(move |dim| {
+                let kd = gpu_kernel_dim(dim as usize).unwrap() as u32;
+                Variant::all(arch_smem_per_sm(arch))
+                    .into_iter()
+                    .filter(move |v| v.head_dim == kd && v.bf16 && !v.sweep && v.supports(arch))
+                    .map(move |v| (arch, Variant { dim, ..v }))
+            })
+        })
+        .collect();
+    assert_eq!(padded.len(), 3 * (2 * 2 * 2 + 2) + 3 * (4 * 2 * 2 + 2));
+    assert!(
+        padded
+            .iter()
+            .all(|(_, v)| v.name().contains(&format!("_d{}p{}", v.dim, v.head_dim)))
+    );
+    jobs.extend(padded);
     let n = jobs.len();
     // Compiled on all cores at once (rayon), as an engine's threads may make their first calls
     // (the library's caches compile different variants concurrently; NVRTC is thread-safe
@@ -44,7 +67,7 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     let t0 = std::time::Instant::now();
     jobs.par_iter()
         .for_each(|(arch, v)| compiles_cleanly(v, arch));
-    assert_eq!(n, 2 * 3 * 26 * 2 - 2 * 3 * 12 + 2 * 2 * 6 + 2 * 6);
+    assert_eq!(n, 2 * 3 * 26 * 2 - 2 * 3 * 12 + 2 * 2 * 6 + 2 * 6 + 84);
     println!(
         "{n} (variant, architecture) pairs compiled on {} threads in {:.1} s",
         rayon::current_num_threads(),

@@ -8,7 +8,9 @@ pub use params::*;
 #[cfg(test)]
 pub(crate) use plan::test_desc;
 pub use plan::{default_plan, effective_plan};
-pub use validate::{Desc, GPU_HEAD_DIMS, Paged, gpu_head_dims_text, validate, validate_on};
+pub use validate::{
+    Desc, GPU_HEAD_DIMS, Paged, gpu_head_dims_text, gpu_kernel_dim, validate, validate_on,
+};
 
 use crate::{Error, Result, invalid};
 use std::ffi::c_void;
@@ -173,7 +175,8 @@ fn workspace_for(d: &Desc) -> usize {
         return 0;
     }
     let rows = d.batch * d.max_lq;
-    let per_split = rows * d.hq * (d.head_dim + 1) * 4;
+    // The split results are rows of the kernel's head dim (kernels/merge.cu).
+    let per_split = rows * d.hq * (d.kernel_dim() + 1) * 4;
     per_split * splits
 }
 

@@ -70,6 +70,8 @@ pub struct AttnParams {
     pub num_q_heads: u32,
     /// Divides num_q_heads (MHA: equal, GQA: a divisor, MQA: 1).
     pub num_kv_heads: u32,
+    /// Up to 512 on the CPU; on the GPU a multiple of 8 up to 256 (64, 128 and 256 have kernels
+    /// of their own, another head dim runs on the next of them with zero-padded columns).
     pub head_dim: u32,
     /// Largest query length of the batch (padded layout: every sequence's length).
     pub max_seqlen_q: u32,

@@ -48,7 +48,7 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
             let per_sm = if one_per_sm {
                 1
             } else {
-                crate::cuda::decode_ctas_per_sm(&d.gpu, d.head_dim, block_m)
+                crate::cuda::decode_ctas_per_sm(&d.gpu, d.kernel_dim(), block_m)
             };
             d.gpu.sms * per_sm
         })
@@ -76,7 +76,7 @@ fn dense_one_cta_per_sm(d: &Desc, block_m: u32) -> bool {
     d.factor == 0.0
         && d.paged.is_none()
         && d.head_dim == 128
-        && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m, d.head_dim)
+        && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m, d.kernel_dim())
         && !crate::switches::DECODE_DENSE_ONE_PER_SM.test(|v| v.is_some_and(|v| v.trim() == "0"))
 }
 const DECODE_MIN_TILES_PER_SPLIT: usize = 16;
@@ -102,7 +102,7 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let rows = d.max_lq * d.group;
     // Row tiles of the decode kernel that runs the call (one tile on the portable kernel, up to
     // four of 16 rows on Hopper's: `cuda::decode_block_m`).
-    let block_m = crate::cuda::decode_block_m(&d.gpu, d.head_dim, rows);
+    let block_m = crate::cuda::decode_block_m(&d.gpu, d.kernel_dim(), rows);
     let row_tiles = rows.div_ceil(block_m);
     let units = d.batch * d.hkv * row_tiles;
     let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
@@ -272,6 +272,31 @@ mod tests {
             let dense_d = Desc { factor: 0.0, ..d };
             assert_eq!(default_plan(&dense_d), default_plan(&d), "d {hd}");
         }
+    }
+
+    /// A head dim below a kernel's plans as that kernel's (the GPU runs it there, zero-padded):
+    /// 40 as 64, 96 as 128, 160 as 256; the one-CTA-per-SM dense rule stays d = 128's own.
+    #[test]
+    fn padded_head_dims_plan_as_their_kernel() {
+        for (d, kd) in [(40, 64), (96, 128), (160, 256)] {
+            for (b, hq, lq, lk) in [(1, 32, 1, 131072), (16, 32, 1, 32768), (1, 32, 8, 65536)] {
+                let mut padded = desc(b, hq, 8, lq, lk);
+                padded.head_dim = d;
+                let mut kernel = padded.clone();
+                kernel.head_dim = kd;
+                assert_eq!(padded.kernel_dim(), kd);
+                // With a factor (the dense plan of d = 128 differs: dense_one_cta_per_sm).
+                assert_eq!(
+                    default_plan(&padded),
+                    default_plan(&kernel),
+                    "d {d} {b}x{lk} lq {lq}"
+                );
+            }
+        }
+        let mut d96 = desc(1, 32, 8, 1, 131072);
+        d96.head_dim = 96;
+        d96.factor = 0.0;
+        assert_eq!(default_plan(&d96).num_kv_splits, 33);
     }
 
     #[test]

@@ -12,11 +12,26 @@ const MAX_BATCH: u32 = 1 << 20;
 const MAX_HEADS: u32 = 4096;
 const MAX_SEQLEN: u32 = i32::MAX as u32;
 const MAX_HEAD_DIM_CPU: u32 = 512;
+/// The head dims the GPU kernels are built for.
 pub const GPU_HEAD_DIMS: [u32; 3] = [64, 128, 256];
 
 /// `GPU_HEAD_DIMS` as the error messages list them: "64, 128, 256".
 pub fn gpu_head_dims_text() -> String {
     GPU_HEAD_DIMS.map(|d| d.to_string()).join(", ")
+}
+
+/// The GPU kernel's head dim that runs a call of head dim `d`: the smallest of `GPU_HEAD_DIMS`
+/// that holds it. A smaller multiple of 8 (e.g. 40, 80, 96, 160) runs on that kernel with the
+/// columns past `d` zero-filled as they are loaded and never stored (kernels/common.cuh
+/// `dim_chunk`): zeros add exactly nothing to a score, so the scores, decisions and outputs are
+/// those of head dim `d`, at the arithmetic of the larger kernel (d = 96 does the tensor-core work
+/// of 128) but the memory traffic of `d` (the zero-filled chunks are not read). `None`: not a
+/// multiple of 8 (a row of 16-byte chunks is the unit of every GPU copy) or above 256: CPU only.
+pub fn gpu_kernel_dim(d: usize) -> Option<usize> {
+    if !d.is_multiple_of(8) {
+        return None;
+    }
+    GPU_HEAD_DIMS.iter().map(|&k| k as usize).find(|&k| d <= k)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +64,15 @@ pub struct Desc {
     /// driver is asked), an H100/H200 otherwise (`GpuShape::nominal()`; see `plan`).
     pub gpu: GpuShape,
     pub plan: AttnPlanInfo,
+}
+
+impl Desc {
+    /// The head dim of the GPU kernel that runs this call (`gpu_kernel_dim`; `head_dim` itself
+    /// for the CPU-only head dims): what sizes the kernels, their shared memory and the decode
+    /// plan, so that the CPU backend's plan for a head dim is the GPU's.
+    pub fn kernel_dim(&self) -> usize {
+        gpu_kernel_dim(self.head_dim).unwrap_or(self.head_dim)
+    }
 }
 
 fn check_size(name: &str, v: u32, max: u32) -> Result<usize> {
@@ -148,9 +172,9 @@ pub unsafe fn validate_on(p: &AttnParams, cuda_stream: *mut std::ffi::c_void) ->
         ));
     }
     let head_dim = check_size("head_dim", p.head_dim, MAX_HEAD_DIM_CPU)?;
-    if device == Device::Cuda && !GPU_HEAD_DIMS.contains(&p.head_dim) {
+    if device == Device::Cuda && gpu_kernel_dim(head_dim).is_none() {
         return Err(unsupported!(
-            "head_dim = {head_dim} is not supported on the GPU (supported: {})",
+            "head_dim = {head_dim} is not supported on the GPU (supported: multiples of 8 up to 256; the kernels are built for {} and run smaller head dims with zero-padded columns)",
             gpu_head_dims_text()
         ));
     }
@@ -354,5 +378,30 @@ mod tests {
     #[test]
     fn gpu_head_dims_are_listed_as_the_messages_say() {
         assert_eq!(super::gpu_head_dims_text(), "64, 128, 256");
+    }
+
+    /// A head dim runs on the smallest kernel that holds it; only multiples of 8 up to 256 run
+    /// on the GPU.
+    #[test]
+    fn head_dims_run_on_the_smallest_kernel_that_holds_them() {
+        use super::gpu_kernel_dim as k;
+        for (d, want) in [
+            (8, Some(64)),
+            (40, Some(64)),
+            (64, Some(64)),
+            (72, Some(128)),
+            (80, Some(128)),
+            (96, Some(128)),
+            (128, Some(128)),
+            (136, Some(256)),
+            (160, Some(256)),
+            (256, Some(256)),
+            (100, None),
+            (4, None),
+            (264, None),
+            (512, None),
+        ] {
+            assert_eq!(k(d), want, "head dim {d}");
+        }
     }
 }

@@ -172,6 +172,11 @@ enum Cmd {
         /// Only the kernels whose name contains this (e.g. prefill90_bf16_d128).
         #[arg(long, default_value = "")]
         filter: String,
+        /// The head dims to compile kernels for, e.g. 96 or 64,96,128; default: 64, 128 and 256
+        /// (other multiples of 8 up to 256 run on the next of those with zero-padded columns,
+        /// as kernels of their own, e.g. blasst_fwd_prefill90_bf16_d96p128_dense).
+        #[arg(long, value_delimiter = ',')]
+        head_dims: Vec<usize>,
     },
     /// Print the plan (tile shape, KV order, splits) of a call.
     Plan {
@@ -194,7 +199,7 @@ enum Cmd {
     },
 }
 
-fn precompile(arch: Option<String>, filter: &str) -> blasst::Result<()> {
+fn precompile(arch: Option<String>, filter: &str, head_dims: &[usize]) -> blasst::Result<()> {
     let arch = match arch {
         Some(a) => a,
         None => blasst::cuda::current_arch().map_err(|e| {
@@ -205,7 +210,7 @@ fn precompile(arch: Option<String>, filter: &str) -> blasst::Result<()> {
         })?,
     };
     let t0 = Instant::now();
-    let done = blasst::cuda::nvrtc::precompile(&arch, filter)?;
+    let done = blasst::cuda::nvrtc::precompile(&arch, filter, head_dims)?;
     let compiled = done
         .iter()
         .filter(|(_, how)| *how == blasst::cuda::nvrtc::Precompiled::Compiled)
@@ -412,7 +417,11 @@ fn run(cli: Cli) -> blasst::Result<()> {
             );
             Ok(())
         }
-        Cmd::Precompile { arch, filter } => precompile(arch, &filter),
+        Cmd::Precompile {
+            arch,
+            filter,
+            head_dims,
+        } => precompile(arch, &filter, &head_dims),
         Cmd::Plan {
             batch,
             q_heads,

@@ -883,7 +883,7 @@ fn tensor_maps(p: &AttnParams, d: &Desc) -> Option<[cu::CUtensorMap; 3]> {
             d.hq,
             d.max_lq,
             MapRows::unpaged(d.ragged_q),
-            prefill90_rows(d.head_dim) as u32,
+            prefill90_rows(d.kernel_dim()) as u32,
         )?,
         encode(
             p.k,
@@ -1323,11 +1323,14 @@ unsafe fn launch_in(
         kp.sweep_visited = sw.visited as u64;
     }
     let is_sweep = sweep.is_some();
+    // The kernels' head dim (a smaller multiple of 8 runs zero-padded to it: `gpu_kernel_dim`).
+    let kd = d.kernel_dim();
     let variant = |family| Variant {
         sweep: is_sweep && family != Family::Merge,
         family,
         bf16,
-        head_dim: d.head_dim as u32,
+        head_dim: kd as u32,
+        dim: d.head_dim as u32,
         skip,
         paged: d.paged.is_some(),
         stages: 0,
@@ -1339,19 +1342,19 @@ unsafe fn launch_in(
             let (v, smem, threads, rows) = if use_sm90_prefill(&ctx.arch) {
                 (
                     variant(Family::PrefillSm90),
-                    prefill_sm90_smem(d.head_dim),
-                    prefill_sm90_threads(d.head_dim, d.paged.is_some()),
-                    prefill90_rows(d.head_dim),
+                    prefill_sm90_smem(kd),
+                    prefill_sm90_threads(kd, d.paged.is_some()),
+                    prefill90_rows(kd),
                 )
             } else {
-                let compact = nvrtc::prefill_compact(d.head_dim, ctx.shape.smem_per_sm);
+                let compact = nvrtc::prefill_compact(kd, ctx.shape.smem_per_sm);
                 (
                     Variant {
                         compact,
                         ..variant(Family::Prefill)
                     },
-                    prefill_smem(d.head_dim, compact),
-                    prefill_threads(d.head_dim, compact),
+                    prefill_smem(kd, compact),
+                    prefill_threads(kd, compact),
                     prefill_rows(compact),
                 )
             };
@@ -1372,7 +1375,7 @@ unsafe fn launch_in(
         }
         Phase::Decode => {
             let splits = d.plan.num_kv_splits as usize;
-            let k = decode_kernel(&ctx.shape, d.plan.block_m, d.head_dim);
+            let k = decode_kernel(&ctx.shape, d.plan.block_m, kd);
             let sm90 = k.family == Family::DecodeSm90;
             let row_tiles = (d.max_lq * d.group).div_ceil(d.plan.block_m as usize);
             // Only the Hopper kernel takes row tiles; the plan gives the portable kernel all rows
@@ -1413,7 +1416,7 @@ unsafe fn launch_in(
                 return run_decode(&kp, 1);
             }
             let rows = d.batch * d.max_lq * d.hq;
-            let need = rows * splits * (d.head_dim + 1) * 4;
+            let need = rows * splits * (kd + 1) * 4;
             // A workspace passed is checked on every path, so that a call valid on one GPU is
             // valid on all.
             if !p.workspace.is_null() && p.workspace_size < need {
@@ -1444,14 +1447,14 @@ unsafe fn launch_in(
                 (p.workspace as u64, false)
             };
             kp.ws_o = ws;
-            kp.ws_lse = ws + (rows * splits * d.head_dim * 4) as u64;
+            kp.ws_lse = ws + (rows * splits * kd * 4) as u64;
             let merge = variant(Family::Merge);
             let result = run_decode(&kp, 1).and_then(|_| {
                 let fm = function(ctx, &merge, 0)?;
                 let mgrid = (d.max_lq as u32, d.hq as u32, d.batch as u32);
                 // kernels/merge.cu: HEAD_DIM threads
                 launch_seqs(mgrid, &kp, |g, k| {
-                    launch(fm, g, d.head_dim as u32, 0, stream, ctx.pdl, 1, k, &merge)
+                    launch(fm, g, kd as u32, 0, stream, ctx.pdl, 1, k, &merge)
                 })
             });
             if owned {
@@ -1553,12 +1556,12 @@ pub unsafe fn merge_states(
     stream: *mut c_void,
 ) -> Result<()> {
     probe()?;
-    if !crate::attn::GPU_HEAD_DIMS.contains(&(head_dim as u32)) {
+    // A head dim below a kernel's runs on it with the columns past head_dim left alone.
+    let Some(kd) = crate::attn::gpu_kernel_dim(head_dim) else {
         return Err(crate::unsupported!(
-            "head_dim = {head_dim} is not supported by blasst_merge_states on the GPU ({})",
-            crate::attn::gpu_head_dims_text()
+            "head_dim = {head_dim} is not supported by blasst_merge_states on the GPU (multiples of 8 up to 256)"
         ));
-    }
+    };
     if num_rows > u32::MAX as usize || num_heads > 65535 || num_states > i32::MAX as usize {
         return Err(invalid!(
             "num_rows / num_heads / num_states too large for one launch"
@@ -1584,7 +1587,8 @@ pub unsafe fn merge_states(
     let var = Variant {
         family: Family::MergeStates,
         bf16,
-        head_dim: head_dim as u32,
+        head_dim: kd as u32,
+        dim: head_dim as u32,
         skip: false,
         paged: false,
         sweep: false,
@@ -1607,7 +1611,7 @@ pub unsafe fn merge_states(
     launch(
         f,
         (num_rows as u32, num_heads as u32, 1),
-        head_dim as u32,
+        kd as u32,
         0,
         stream,
         false,

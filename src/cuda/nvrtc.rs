@@ -40,7 +40,11 @@ pub enum Family {
 pub struct Variant {
     pub family: Family,
     pub bf16: bool,
+    /// The kernel's head dim (one of `attn::GPU_HEAD_DIMS`).
     pub head_dim: u32,
+    /// The call's head dim (`DIM`): `head_dim`, or a smaller multiple of 8 that the kernel runs
+    /// with its columns past `dim` zero-filled (`attn::gpu_kernel_dim`).
+    pub dim: u32,
     pub skip: bool,
     pub paged: bool,
     /// Calibration sweep: a dense pass counting per candidate threshold (skip is false).
@@ -237,9 +241,15 @@ impl Variant {
     /// The kernel's extern "C" name, e.g. `blasst_fwd_prefill_bf16_d128_skip_paged`.
     pub fn name(&self) -> String {
         let dt = if self.bf16 { "bf16" } else { "f16" };
+        // "d128", or "d96p128": head dim 96 on the d = 128 kernel.
+        let hd = if self.dim == self.head_dim {
+            format!("{}", self.head_dim)
+        } else {
+            format!("{}p{}", self.dim, self.head_dim)
+        };
         match self.family {
-            Family::Merge => format!("blasst_merge_splits_{dt}_d{}", self.head_dim),
-            Family::MergeStates => format!("blasst_merge_states_{dt}_d{}", self.head_dim),
+            Family::Merge => format!("blasst_merge_splits_{dt}_d{hd}"),
+            Family::MergeStates => format!("blasst_merge_states_{dt}_d{hd}"),
             f => format!(
                 "blasst_fwd_{}_{dt}_d{}_{}{}",
                 match f {
@@ -248,7 +258,7 @@ impl Variant {
                     Family::DecodeSm90 => "decode90",
                     _ => "decode",
                 },
-                self.head_dim,
+                hd,
                 if self.sweep {
                     "sweep"
                 } else if self.skip {
@@ -275,13 +285,14 @@ impl Variant {
         let wgs = prefill90_consumer_wgs(self.head_dim as usize);
         let pwgs = prefill90_producer_wgs(self.head_dim as usize, self.paged);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n#define PREFILL_COMPACT {}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n#define PREFILL_COMPACT {}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
                 "BLASST_FP16"
             },
             self.head_dim,
+            self.dim,
             self.skip as u32,
             self.paged as u32,
             self.sweep as u32,
@@ -336,6 +347,7 @@ impl Variant {
                                 family,
                                 bf16,
                                 head_dim,
+                                dim: head_dim,
                                 skip,
                                 paged,
                                 sweep,
@@ -351,6 +363,7 @@ impl Variant {
                         family,
                         bf16,
                         head_dim,
+                        dim: head_dim,
                         skip: false,
                         paged: false,
                         sweep: false,
@@ -557,9 +570,15 @@ pub enum Precompiled {
 /// `filter`, compiling on all cores, so that a deployment's first calls load their kernels
 /// instead of compiling them (0.2-1.5 s each). Needs NVRTC, not a GPU: a build machine can fill
 /// the cache for the GPUs it deploys to (the portable decode kernel's depth follows the shared
-/// memory of `arch`'s GPUs: `arch_smem_per_sm`). Returns each kernel's name and how it was found,
-/// in `Variant::all` order.
-pub fn precompile(arch: &str, filter: &str) -> Result<Vec<(String, Precompiled)>> {
+/// memory of `arch`'s GPUs: `arch_smem_per_sm`). `head_dims`: the head dims whose kernels to
+/// compile (empty: the kernels' own, `attn::GPU_HEAD_DIMS`; a smaller multiple of 8 such as 96
+/// has its own kernels, `Variant::dim`, which are otherwise compiled at its first call). Returns
+/// each kernel's name and how it was found, in `Variant::all` order.
+pub fn precompile(
+    arch: &str,
+    filter: &str,
+    head_dims: &[usize],
+) -> Result<Vec<(String, Precompiled)>> {
     use rayon::prelude::*;
     let valid = arch
         .strip_prefix("sm_")
@@ -575,9 +594,36 @@ pub fn precompile(arch: &str, filter: &str) -> Result<Vec<(String, Precompiled)>
             "no cache directory: set BLASST_CACHE_DIR (or HOME)"
         ));
     }
+    let dims: Vec<(usize, usize)> = if head_dims.is_empty() {
+        crate::attn::GPU_HEAD_DIMS
+            .map(|d| (d as usize, d as usize))
+            .to_vec()
+    } else {
+        head_dims
+            .iter()
+            .map(|&d| {
+                crate::attn::gpu_kernel_dim(d)
+                    .map(|k| (d, k))
+                    .ok_or_else(|| {
+                        crate::invalid!(
+                            "head_dim = {d}: the GPU kernels run multiples of 8 up to 256"
+                        )
+                    })
+            })
+            .collect::<Result<_>>()?
+    };
     require()?;
-    let jobs: Vec<Variant> = Variant::all(arch_smem_per_sm(arch))
-        .into_iter()
+    let all = Variant::all(arch_smem_per_sm(arch));
+    let jobs: Vec<Variant> = dims
+        .iter()
+        .flat_map(|&(d, k)| {
+            all.iter()
+                .filter(move |v| v.head_dim as usize == k)
+                .map(move |v| Variant {
+                    dim: d as u32,
+                    ..v.clone()
+                })
+        })
         .filter(|v| v.supports(arch) && v.name().contains(filter))
         .collect();
     if jobs.is_empty() {

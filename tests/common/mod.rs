@@ -22,7 +22,14 @@ pub enum Layout {
     Ragged,
     /// q padded, K/V in a page pool with a shuffled block table
     Paged(usize),
+    /// [batch, seq, heads, w] with w > dim: each head's row is followed by a gap of w - dim
+    /// elements that the call must neither read (inputs: `GAP` there) nor write (outputs).
+    BshdGaps(usize),
 }
+
+/// What the gaps of `Layout::BshdGaps` inputs hold: a value that would swamp every score it
+/// entered.
+pub const GAP: f32 = 64.0;
 
 #[derive(Debug, Clone)]
 pub struct Case {
@@ -93,6 +100,10 @@ impl Case {
                 b * max_lq * hq * d,
                 [(max_lq * hq * d) as i64, (hq * d) as i64, d as i64],
             ),
+            Layout::BshdGaps(w) => (
+                b * max_lq * hq * w,
+                [(max_lq * hq * w) as i64, (hq * w) as i64, w as i64],
+            ),
             Layout::Bhsd => (
                 b * max_lq * hq * d,
                 [(max_lq * hq * d) as i64, d as i64, (max_lq * d) as i64],
@@ -121,6 +132,10 @@ impl Case {
             Layout::Bshd => (
                 b * max_lk * hkv * d,
                 [(max_lk * hkv * d) as i64, (hkv * d) as i64, d as i64],
+            ),
+            Layout::BshdGaps(w) => (
+                b * max_lk * hkv * w,
+                [(max_lk * hkv * w) as i64, (hkv * w) as i64, w as i64],
             ),
             Layout::Bhsd => (
                 b * max_lk * hkv * d,
@@ -176,10 +191,15 @@ impl Case {
                 }
             }
             // Memory the call must not read stays NaN only where no element lives; fill the
-            // rest with values (strided gaps are legal memory).
+            // rest with values (strided gaps are legal memory; `GAP` in BshdGaps' gaps).
+            let gap = if matches!(self.layout, Layout::BshdGaps(_)) {
+                GAP
+            } else {
+                0.0
+            };
             x.iter_mut().for_each(|v| {
                 if v.is_nan() {
-                    *v = 0.0
+                    *v = gap
                 }
             });
             x
@@ -196,8 +216,10 @@ impl Case {
             p.block_table_stride = max_lk.div_ceil(ps) as i64;
             p.num_pages = (kv_len / (ps * hkv * d)) as u32;
         }
-        if matches!(self.layout, Layout::Paged(_) | Layout::Bshd | Layout::Bhsd)
-            && self.lk.iter().any(|&l| l != max_lk)
+        if matches!(
+            self.layout,
+            Layout::Paged(_) | Layout::Bshd | Layout::Bhsd | Layout::BshdGaps(_)
+        ) && self.lk.iter().any(|&l| l != max_lk)
         {
             used = self.lk.iter().map(|&l| l as i32).collect();
         }
