@@ -1325,17 +1325,10 @@ unsafe fn launch_in(
     let is_sweep = sweep.is_some();
     // The kernels' head dim (a smaller multiple of 8 runs zero-padded to it: `gpu_kernel_dim`).
     let kd = d.kernel_dim();
-    let variant = |family| Variant {
-        sweep: is_sweep && family != Family::Merge,
-        family,
-        bf16,
-        head_dim: kd as u32,
-        dim: d.head_dim as u32,
-        skip,
-        paged: d.paged.is_some(),
-        stages: 0,
-        ctas: 0,
-        compact: false,
+    let variant = |family| {
+        let mode = [skip, is_sweep && family != Family::Merge, d.paged.is_some()];
+        let dims = [kd as u32, d.head_dim as u32];
+        Variant::new(family, bf16, dims, mode, ctx.shape.smem_per_sm)
     };
     match phase {
         Phase::Prefill => {
@@ -1347,12 +1340,10 @@ unsafe fn launch_in(
                     prefill90_rows(kd),
                 )
             } else {
-                let compact = nvrtc::prefill_compact(kd, ctx.shape.smem_per_sm);
+                let v = variant(Family::Prefill);
+                let compact = v.compact;
                 (
-                    Variant {
-                        compact,
-                        ..variant(Family::Prefill)
-                    },
+                    v,
                     prefill_smem(kd, compact),
                     prefill_threads(kd, compact),
                     prefill_rows(compact),
@@ -1387,11 +1378,15 @@ unsafe fn launch_in(
                     d.plan.block_m
                 )));
             }
-            let v = Variant {
-                stages: k.stages,
-                ctas: if k.stages > 0 { k.bounds as u8 } else { 0 },
-                ..variant(k.family)
-            };
+            let v = variant(k.family);
+            // The kernel the launch is sized for is the one compiled (both from this GPU's
+            // shared memory).
+            debug_assert!(
+                v.stages == k.stages && (k.stages == 0 || v.ctas as usize == k.bounds),
+                "{v:?}: {} stages, bounds {}",
+                k.stages,
+                k.bounds
+            );
             let (smem, max_smem, threads) = (k.smem, k.max_smem, k.threads);
             let grid = if sm90 {
                 // kernels/decode_sm90.cu: the KV heads (and their row tiles) of one split are
@@ -1584,18 +1579,14 @@ pub unsafe fn merge_states(
             ));
         }
     }
-    let var = Variant {
-        family: Family::MergeStates,
+    let dims = [kd as u32, head_dim as u32];
+    let var = Variant::new(
+        Family::MergeStates,
         bf16,
-        head_dim: kd as u32,
-        dim: head_dim as u32,
-        skip: false,
-        paged: false,
-        sweep: false,
-        stages: 0,
-        ctas: 0,
-        compact: false,
-    };
+        dims,
+        [false; 3],
+        ctx.shape.smem_per_sm,
+    );
     let f = function(&ctx, &var, 0)?;
     let mp = MergeParams {
         v: v as u64,

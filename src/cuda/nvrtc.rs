@@ -315,13 +315,53 @@ impl Variant {
             || arch == "compute_90a"
     }
 
+    /// The specialisation of `family` for a call's element type, kernel head dim `head_dim`
+    /// (`attn::gpu_kernel_dim`), call head dim `dim` and mode (`skip`, `sweep`: at most one),
+    /// over a paged cache or not, sized for a GPU of `smem_per_sm` bytes of shared memory per
+    /// multiprocessor: the portable decode kernel's depth and launch bounds (`decode_stages`,
+    /// `decode_ctas_bound`) and the portable prefill's compact layout (`prefill_compact`)
+    /// follow that memory; the other families have none of those. Every variant the library
+    /// compiles or launches is made here, so what `precompile` builds for an architecture is
+    /// what a call on its GPUs loads.
+    pub fn new(
+        family: Family,
+        bf16: bool,
+        [head_dim, dim]: [u32; 2],
+        [skip, sweep, paged]: [bool; 3],
+        smem_per_sm: usize,
+    ) -> Variant {
+        let kd = head_dim as usize;
+        let (stages, ctas) = if family == Family::Decode {
+            let stages = decode_stages(kd, smem_per_sm);
+            (
+                stages as u8,
+                decode_ctas_bound(kd, smem_per_sm, stages) as u8,
+            )
+        } else {
+            (0, 0)
+        };
+        Variant {
+            family,
+            bf16,
+            head_dim,
+            dim,
+            skip,
+            paged,
+            sweep,
+            stages,
+            ctas,
+            compact: family == Family::Prefill && prefill_compact(kd, smem_per_sm),
+        }
+    }
+
     /// Every specialisation the library can launch on a GPU with `smem_per_sm` bytes of shared
     /// memory per multiprocessor (which sets the portable decode kernel's depth; for an NVRTC
-    /// target: `arch_smem_per_sm`).
+    /// target: `arch_smem_per_sm`), at the kernels' own head dims (`dim == head_dim`).
     pub fn all(smem_per_sm: usize) -> Vec<Variant> {
         let mut v = vec![];
         for bf16 in [false, true] {
             for head_dim in crate::attn::GPU_HEAD_DIMS {
+                let dims = [head_dim, head_dim];
                 for family in [
                     Family::Prefill,
                     Family::PrefillSm90,
@@ -331,46 +371,18 @@ impl Variant {
                     // dense, skip, sweep
                     for (skip, sweep) in [(false, false), (true, false), (false, true)] {
                         for paged in [false, true] {
-                            let compact = family == Family::Prefill
-                                && prefill_compact(head_dim as usize, smem_per_sm);
-                            let (stages, ctas) = if family == Family::Decode {
-                                let d = head_dim as usize;
-                                let stages = decode_stages(d, smem_per_sm);
-                                (
-                                    stages as u8,
-                                    decode_ctas_bound(d, smem_per_sm, stages) as u8,
-                                )
-                            } else {
-                                (0, 0)
-                            };
-                            v.push(Variant {
+                            v.push(Variant::new(
                                 family,
                                 bf16,
-                                head_dim,
-                                dim: head_dim,
-                                skip,
-                                paged,
-                                sweep,
-                                stages,
-                                ctas,
-                                compact,
-                            });
+                                dims,
+                                [skip, sweep, paged],
+                                smem_per_sm,
+                            ));
                         }
                     }
                 }
                 for family in [Family::Merge, Family::MergeStates] {
-                    v.push(Variant {
-                        family,
-                        bf16,
-                        head_dim,
-                        dim: head_dim,
-                        skip: false,
-                        paged: false,
-                        sweep: false,
-                        stages: 0,
-                        ctas: 0,
-                        compact: false,
-                    });
+                    v.push(Variant::new(family, bf16, dims, [false; 3], smem_per_sm));
                 }
             }
         }
