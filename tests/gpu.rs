@@ -139,6 +139,43 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
     v
 }
 
+/// Runs `bt` dense on the GPU and on the CPU backend with the GPU's plan (made for this GPU's
+/// multiprocessors), and checks the GPU output and LSE against float64 attention and the CPU's
+/// (bf16 within 2.5e-2, fp16 within 4e-3) and its visited tiles against the CPU's, none skipped.
+/// `label` names the case in a failure. Returns the GPU run and its error against float64.
+fn dense_checked(bt: &Built, label: &str) -> (RunOut, f64, f64) {
+    let bf16 = bt.case.dtype == BLASST_DTYPE_BF16;
+    let gpu_run = |bt: &Built| {
+        let r = if bf16 {
+            run_gpu::<bf16>(bt, 0.0)
+        } else {
+            run_gpu::<f16>(bt, 0.0)
+        };
+        r.unwrap_or_else(|e| panic!("{label}: {}", e.message()))
+    };
+    let g = gpu_run(bt);
+    let cpu = if bf16 {
+        run::<bf16>(bt, 0.0, Some(&g.plan))
+    } else {
+        run::<f16>(bt, 0.0, Some(&g.plan))
+    }
+    .unwrap();
+    let (eo, el) = max_err(bt, &g, &reference(bt));
+    let tol = if bf16 { 2.5e-2 } else { 4e-3 };
+    assert!(
+        eo < tol && el < 2e-3,
+        "{label}: GPU vs float64: o {eo:e}, lse {el:e}"
+    );
+    let d = max_diff(&g.o, &cpu.o, bt);
+    assert!((d as f64) < tol, "{label}: GPU vs CPU {d:e}");
+    assert_eq!(
+        g.stats,
+        [cpu.stats[0], 0],
+        "{label}: visited tiles differ from the CPU plan, or some skipped"
+    );
+    (g, eo, el)
+}
+
 #[test]
 fn dense_matches_cpu_and_float64() {
     if !gpu() {
@@ -151,39 +188,9 @@ fn dense_matches_cpu_and_float64() {
     for dtype in [BLASST_DTYPE_BF16, BLASST_DTYPE_F16] {
         for c in gpu_cases(dtype) {
             let bt = c.build(&mut rng, &mut normal);
-            // The CPU runs the GPU's plan (made for this GPU's multiprocessors).
-            let (g, cpu) = if dtype == BLASST_DTYPE_BF16 {
-                let g =
-                    run_gpu::<bf16>(&bt, 0.0).unwrap_or_else(|e| panic!("{c:?}: {}", e.message()));
-                let cpu = run::<bf16>(&bt, 0.0, Some(&g.plan));
-                (g, cpu)
-            } else {
-                let g =
-                    run_gpu::<f16>(&bt, 0.0).unwrap_or_else(|e| panic!("{c:?}: {}", e.message()));
-                let cpu = run::<f16>(&bt, 0.0, Some(&g.plan));
-                (g, cpu)
-            };
-            let cpu = cpu.unwrap();
+            let (g, eo, el) = dense_checked(&bt, &format!("{c:?}"));
             let splits = g.plan.num_kv_splits;
             splits_seen.insert(splits);
-            let r = reference(&bt);
-            let (eo, el) = max_err(&bt, &g, &r);
-            let tol = if dtype == BLASST_DTYPE_BF16 {
-                2.5e-2
-            } else {
-                4e-3
-            };
-            assert!(
-                eo < tol && el < 2e-3,
-                "{c:?}: GPU vs float64: o {eo:e}, lse {el:e}"
-            );
-            let d = max_diff(&g.o, &cpu.o, &bt);
-            assert!((d as f64) < tol, "{c:?}: GPU vs CPU {d:e}");
-            assert_eq!(
-                g.stats[0], cpu.stats[0],
-                "{c:?}: visited tiles differ from the CPU plan"
-            );
-            assert_eq!(g.stats[1], 0);
             println!(
                 "ok {:?} d={} causal={} lq={:?} lk={:?} splits={splits}: o err {eo:.2e} lse err {el:.2e}",
                 c.layout, c.d, c.causal, c.lq, c.lk
@@ -245,23 +252,8 @@ fn padded_head_dims_match_cpu_and_float64() {
                     dtype: BLASST_DTYPE_BF16,
                 };
                 let bt = c.build(&mut rng, &mut normal);
-                let g =
-                    run_gpu::<bf16>(&bt, 0.0).unwrap_or_else(|e| panic!("{c:?}: {}", e.message()));
-                let cpu = run::<bf16>(&bt, 0.0, Some(&g.plan)).unwrap();
+                let (g, eo, el) = dense_checked(&bt, &format!("{c:?}"));
                 splits_seen.insert(g.plan.num_kv_splits);
-                let r = reference(&bt);
-                let (eo, el) = max_err(&bt, &g, &r);
-                assert!(
-                    eo < 2.5e-2 && el < 2e-3,
-                    "{c:?}: GPU vs float64: o {eo:e}, lse {el:e}"
-                );
-                let diff = max_diff(&g.o, &cpu.o, &bt);
-                assert!(diff < 2.5e-2, "{c:?}: GPU vs CPU {diff:e}");
-                assert_eq!(
-                    g.stats,
-                    [cpu.stats[0], 0],
-                    "{c:?}: visited tiles differ from the CPU plan"
-                );
                 if let Layout::BshdGaps(w) = layout {
                     // Every head's gap of O is as it was (poisoned): nothing past the head dim
                     // is stored.
@@ -420,23 +412,7 @@ fn kv_shared_across_heads_or_sequences() {
                 };
                 let mut bt = c.build(&mut rng, &mut normal);
                 bt.share_kv(shared);
-                let g = run_gpu::<bf16>(&bt, 0.0)
-                    .unwrap_or_else(|e| panic!("{c:?} shared {shared:?}: {}", e.message()));
-                let cpu = run::<bf16>(&bt, 0.0, Some(&g.plan)).unwrap();
-                let (eo, el) = max_err(&bt, &g, &reference(&bt));
-                assert!(
-                    eo < 2.5e-2 && el < 2e-3,
-                    "{c:?} shared {shared:?}: GPU vs float64: o {eo:e}, lse {el:e}"
-                );
-                let diff = max_diff(&g.o, &cpu.o, &bt);
-                assert!(
-                    diff < 2.5e-2,
-                    "{c:?} shared {shared:?}: GPU vs CPU {diff:e}"
-                );
-                assert_eq!(
-                    g.stats[0], cpu.stats[0],
-                    "{c:?} shared {shared:?}: visited tiles"
-                );
+                let (g, eo, el) = dense_checked(&bt, &format!("{c:?} shared {shared:?}"));
                 // The skip kernel (its own copies) with a factor that skips nothing: the dense
                 // kernel's output bit for bit.
                 let sk = run_gpu::<bf16>(&bt, 1e-30).unwrap();
