@@ -157,9 +157,9 @@ DEVI TileRange decode_split_tiles(const KernelParams &p, const Seq &s, int split
 
 DEVI u32 smem_u32(const void *ptr) { return (u32)__cvta_generic_to_shared(ptr); }
 
-// Padded head dims (src/cuda/mod.rs kernel_head_dim): the columns DIM .. HEAD_DIM - 1 of Q, K and
-// V are zero in shared memory and registers, so they add exactly zero to every score and leave
-// zero in O's padded columns, which are never stored. Whether 16-byte chunk `c` of a row (columns
+// Padded head dims (src/attn/validate.rs gpu_kernel_dim): the columns DIM .. HEAD_DIM - 1 of
+// Q, K and V are zero in shared memory and registers, so they add exactly zero to every score
+// and leave zero in O's padded columns, which are never stored. Whether 16-byte chunk `c` of a row (columns
 // 8c .. 8c + 7; DIM is a multiple of 8) and column `c` hold data: constant true when DIM ==
 // HEAD_DIM, so a kernel at its own head dim compiles exactly as without them.
 DEVI bool dim_chunk(int c) { return DIM == HEAD_DIM || c < DIM / 8; }
