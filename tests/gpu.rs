@@ -123,16 +123,7 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
     for d in head_dims() {
         for causal in [false, true] {
             for (hq, hkv, lq, lk, layout) in shapes {
-                v.push(Case {
-                    hq,
-                    hkv,
-                    d,
-                    lq: lq.to_vec(),
-                    lk: lk.to_vec(),
-                    causal,
-                    layout,
-                    dtype,
-                });
+                v.push(Case::of((hq, hkv, lq, lk, layout), d, causal, dtype));
             }
         }
     }
@@ -240,17 +231,9 @@ fn padded_head_dims_match_cpu_and_float64() {
             (16, 2, &[3, 3], &[1500, 2200], gaps),
         ];
         for causal in [false, true] {
-            for (hq, hkv, lq, lk, layout) in shapes {
-                let c = Case {
-                    hq,
-                    hkv,
-                    d,
-                    lq: lq.to_vec(),
-                    lk: lk.to_vec(),
-                    causal,
-                    layout,
-                    dtype: BLASST_DTYPE_BF16,
-                };
+            for shape in shapes {
+                let (_, _, lq, lk, layout) = shape;
+                let c = Case::of(shape, d, causal, BLASST_DTYPE_BF16);
                 let bt = c.build(&mut rng, &mut normal);
                 let (g, eo, el) = dense_checked(&bt, &format!("{c:?}"));
                 splits_seen.insert(g.plan.num_kv_splits);
@@ -400,16 +383,12 @@ fn kv_shared_across_heads_or_sequences() {
     for d in [64usize, 128] {
         for causal in [false, true] {
             for (shared, hq, hkv, lq, lk) in shapes {
-                let c = Case {
-                    hq,
-                    hkv,
+                let c = Case::of(
+                    (hq, hkv, lq, lk, Layout::Bshd),
                     d,
-                    lq: lq.to_vec(),
-                    lk: lk.to_vec(),
                     causal,
-                    layout: Layout::Bshd,
-                    dtype: BLASST_DTYPE_BF16,
-                };
+                    BLASST_DTYPE_BF16,
+                );
                 let mut bt = c.build(&mut rng, &mut normal);
                 bt.share_kv(shared);
                 let (g, eo, el) = dense_checked(&bt, &format!("{c:?} shared {shared:?}"));
@@ -687,16 +666,7 @@ fn calls_replay_inside_a_cuda_graph() {
         (32, 8, &[300, 300], &[300, 300], Layout::Bshd, true),
     ];
     for (hq, hkv, lq, lk, layout, causal) in shapes {
-        let c = Case {
-            hq,
-            hkv,
-            d: 128,
-            lq: lq.to_vec(),
-            lk: lk.to_vec(),
-            causal,
-            layout,
-            dtype: BLASST_DTYPE_BF16,
-        };
+        let c = Case::of((hq, hkv, lq, lk, layout), 128, causal, BLASST_DTYPE_BF16);
         let bt = c.build(&mut rng, &mut normal);
         for factor in [0.0, 1e-30] {
             let direct = run_gpu::<bf16>(&bt, factor).unwrap();

@@ -33,7 +33,7 @@ ab() {
 # The GPU tests of target/device (tests/gpu.rs), all of them.
 gpu_tests() {
   step "gpu tests (all)"
-  timeout 150 target/device/gpu_tests --test-threads=1 > "$OUT/gpu-tests.log" 2>&1
+  timeout 200 target/device/gpu_tests --test-threads=1 > "$OUT/gpu-tests.log" 2>&1
   echo "gpu tests exit $?" | tee -a "$LOG"
   grep -E "test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -5 | tee -a "$LOG"
 }

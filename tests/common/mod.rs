@@ -71,7 +71,25 @@ fn round(dtype: u32, x: f32) -> f32 {
     }
 }
 
+/// A call's shape without its head dim, mask and element type: (query heads, KV heads, query
+/// lengths, KV lengths, layout).
+pub type CaseShape<'a> = (usize, usize, &'a [usize], &'a [usize], Layout);
+
 impl Case {
+    /// The call of `shape` at head dim `d`, causal or not, of element type `dtype`.
+    pub fn of((hq, hkv, lq, lk, layout): CaseShape, d: usize, causal: bool, dtype: u32) -> Case {
+        Case {
+            hq,
+            hkv,
+            d,
+            lq: lq.to_vec(),
+            lk: lk.to_vec(),
+            causal,
+            layout,
+            dtype,
+        }
+    }
+
     pub fn build(
         &self,
         rng: &mut Rng,

@@ -1,4 +1,10 @@
 #!/usr/bin/env bash
-# Run 206 (session 32): compute-sanitizer memcheck over all GPU tests (tests/gpu.rs, with the
-# padded-head-dim test), through scripts/device-check.sh (no tests, benchmark or threads binary).
-SKIP_TESTS=1 SKIP_BENCH=1 SKIP_THREADS_SANITIZER=1 OUT=$OUT bash scripts/device-check.sh
+# Run 206 (session 32): all GPU tests (tests/gpu.rs) with the Hopper kernels after the tests'
+# cases came to be built by Case::of (test code only), the padded head dims' kernels precompiled.
+source bench/runs/common.sh
+precompile
+step "precompile padded head dims"
+timeout 90 target/device/blasst precompile --head-dims 40,96,160 > /dev/null 2>&1
+echo "precompile padded exit $?" | tee -a "$LOG"
+gpu_tests
+step done
