@@ -135,11 +135,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
     for (int r = threadIdx.x / CH; r < rows_pad; r += DTHREADS / CH) {
       const bool valid = r < R;
       const u16 *src = p.q + (valid ? q_offset(p, s, b, r / G, kh * G + r % G, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
-#if DIM < HEAD_DIM
       cp_async16(sQ + swz(r, chunk, CH), src + (dim_chunk(chunk) ? chunk * 8 : 0), valid && dim_chunk(chunk));
-#else
-      cp_async16(sQ + swz(r, chunk, CH), src + chunk * 8, valid);
-#endif
     }
   }
   #pragma unroll
