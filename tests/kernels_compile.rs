@@ -3,7 +3,6 @@
 //! CI installs NVRTC from PyPI (nvidia-cuda-nvrtc) and puts it on LD_LIBRARY_PATH; without it
 //! the test prints why it skipped (BLASST_REQUIRE_NVRTC=1 turns that into a failure).
 
-use blasst::attn::gpu_kernel_dim;
 use blasst::cuda::KERNEL_PARAMS_LAYOUT;
 use blasst::cuda::nvrtc::{
     Family, Variant, arch_smem_per_sm, available, compile, compile_with_log,
@@ -38,18 +37,18 @@ fn all_variants_compile_for_sm80_and_sm90a() {
                 .map(|v| (arch, v)),
         );
     }
-    // Head dims below a kernel's (`gpu_kernel_dim`): 40, 96 and 160 on the d = 64, 128 and 256
+    // Head dims below a kernel's (`attn::gpu_kernel_dim`): 40, 96 and 160 on the d = 64, 128 and 256
     // kernels, bf16, dense and Skip-Softmax, contiguous and paged (their code differs from the
     // kernel's own only in the copies and stores of the columns past the call's head dim).
     let padded: Vec<(&str, Variant)> = ["sm_80", "sm_90a"]
         .into_iter()
         .flat_map(|arch| {
-            [40u32, 96, 160].into_iter().flat_map(move |dim| {
-                let kd = gpu_kernel_dim(dim as usize).unwrap() as u32;
-                Variant::all(arch_smem_per_sm(arch))
+            [40, 96, 160].into_iter().flat_map(move |dim| {
+                Variant::for_head_dim(arch_smem_per_sm(arch), dim)
+                    .unwrap()
                     .into_iter()
-                    .filter(move |v| v.head_dim == kd && v.bf16 && !v.sweep && v.supports(arch))
-                    .map(move |v| (arch, Variant { dim, ..v }))
+                    .filter(move |v| v.bf16 && !v.sweep && v.supports(arch))
+                    .map(move |v| (arch, v))
             })
         })
         .collect();

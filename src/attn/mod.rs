@@ -9,7 +9,8 @@ pub use params::*;
 pub(crate) use plan::test_desc;
 pub use plan::{default_plan, effective_plan};
 pub use validate::{
-    Desc, GPU_HEAD_DIMS, Paged, gpu_head_dims_text, gpu_kernel_dim, validate, validate_on,
+    Desc, GPU_HEAD_DIMS, Paged, gpu_head_dims_text, gpu_kernel_dim, require_gpu_head_dim, validate,
+    validate_on,
 };
 
 use crate::{Error, Result, invalid};

@@ -34,6 +34,17 @@ pub fn gpu_kernel_dim(d: usize) -> Option<usize> {
     GPU_HEAD_DIMS.iter().map(|&k| k as usize).find(|&k| d <= k)
 }
 
+/// `gpu_kernel_dim`, or the error of every GPU entry point (a call, `blasst_merge_states`,
+/// `blasst precompile --head-dims`) for a head dim the GPU does not run.
+pub fn require_gpu_head_dim(d: usize) -> Result<usize> {
+    gpu_kernel_dim(d).ok_or_else(|| {
+        unsupported!(
+            "head_dim = {d} is not supported on the GPU (supported: multiples of 8 up to 256; the kernels are built for {} and run smaller head dims with zero-padded columns)",
+            gpu_head_dims_text()
+        )
+    })
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Paged {
     pub page_size: usize,
@@ -172,11 +183,8 @@ pub unsafe fn validate_on(p: &AttnParams, cuda_stream: *mut std::ffi::c_void) ->
         ));
     }
     let head_dim = check_size("head_dim", p.head_dim, MAX_HEAD_DIM_CPU)?;
-    if device == Device::Cuda && gpu_kernel_dim(head_dim).is_none() {
-        return Err(unsupported!(
-            "head_dim = {head_dim} is not supported on the GPU (supported: multiples of 8 up to 256; the kernels are built for {} and run smaller head dims with zero-padded columns)",
-            gpu_head_dims_text()
-        ));
+    if device == Device::Cuda {
+        require_gpu_head_dim(head_dim)?;
     }
     let max_lq = check_size("max_seqlen_q", p.max_seqlen_q, MAX_SEQLEN)?;
     let max_lk = check_size("max_seqlen_kv", p.max_seqlen_kv, MAX_SEQLEN)?;

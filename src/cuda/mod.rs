@@ -1552,11 +1552,7 @@ pub unsafe fn merge_states(
 ) -> Result<()> {
     probe()?;
     // A head dim below a kernel's runs on it with the columns past head_dim left alone.
-    let Some(kd) = crate::attn::gpu_kernel_dim(head_dim) else {
-        return Err(crate::unsupported!(
-            "head_dim = {head_dim} is not supported by blasst_merge_states on the GPU (multiples of 8 up to 256)"
-        ));
-    };
+    let kd = crate::attn::require_gpu_head_dim(head_dim)?;
     if num_rows > u32::MAX as usize || num_heads > 65535 || num_states > i32::MAX as usize {
         return Err(invalid!(
             "num_rows / num_heads / num_states too large for one launch"

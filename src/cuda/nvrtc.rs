@@ -354,39 +354,50 @@ impl Variant {
         }
     }
 
-    /// Every specialisation the library can launch on a GPU with `smem_per_sm` bytes of shared
-    /// memory per multiprocessor (which sets the portable decode kernel's depth; for an NVRTC
-    /// target: `arch_smem_per_sm`), at the kernels' own head dims (`dim == head_dim`).
-    pub fn all(smem_per_sm: usize) -> Vec<Variant> {
+    /// Every specialisation of the calls of head dim `dim` on a GPU with `smem_per_sm` bytes of
+    /// shared memory per multiprocessor (which sets the portable decode kernel's depth; for an
+    /// NVRTC target: `arch_smem_per_sm`): the kernel of `attn::gpu_kernel_dim(dim)`, compiled for
+    /// `dim`. `attn::require_gpu_head_dim`'s error for a head dim the GPU does not run.
+    pub fn for_head_dim(smem_per_sm: usize, dim: usize) -> Result<Vec<Variant>> {
+        let dims = [crate::attn::require_gpu_head_dim(dim)? as u32, dim as u32];
         let mut v = vec![];
         for bf16 in [false, true] {
-            for head_dim in crate::attn::GPU_HEAD_DIMS {
-                let dims = [head_dim, head_dim];
-                for family in [
-                    Family::Prefill,
-                    Family::PrefillSm90,
-                    Family::Decode,
-                    Family::DecodeSm90,
-                ] {
-                    // dense, skip, sweep
-                    for (skip, sweep) in [(false, false), (true, false), (false, true)] {
-                        for paged in [false, true] {
-                            v.push(Variant::new(
-                                family,
-                                bf16,
-                                dims,
-                                [skip, sweep, paged],
-                                smem_per_sm,
-                            ));
-                        }
+            for family in [
+                Family::Prefill,
+                Family::PrefillSm90,
+                Family::Decode,
+                Family::DecodeSm90,
+            ] {
+                // dense, skip, sweep
+                for (skip, sweep) in [(false, false), (true, false), (false, true)] {
+                    for paged in [false, true] {
+                        v.push(Variant::new(
+                            family,
+                            bf16,
+                            dims,
+                            [skip, sweep, paged],
+                            smem_per_sm,
+                        ));
                     }
                 }
-                for family in [Family::Merge, Family::MergeStates] {
-                    v.push(Variant::new(family, bf16, dims, [false; 3], smem_per_sm));
-                }
+            }
+            for family in [Family::Merge, Family::MergeStates] {
+                v.push(Variant::new(family, bf16, dims, [false; 3], smem_per_sm));
             }
         }
-        v
+        Ok(v)
+    }
+
+    /// Every specialisation the library can launch on a GPU with `smem_per_sm` bytes of shared
+    /// memory per multiprocessor at the kernels' own head dims (`attn::GPU_HEAD_DIMS`,
+    /// `for_head_dim`).
+    pub fn all(smem_per_sm: usize) -> Vec<Variant> {
+        crate::attn::GPU_HEAD_DIMS
+            .iter()
+            .flat_map(|&d| {
+                Self::for_head_dim(smem_per_sm, d as usize).expect("a kernel's own head dim")
+            })
+            .collect()
     }
 }
 
@@ -585,7 +596,7 @@ pub enum Precompiled {
 /// memory of `arch`'s GPUs: `arch_smem_per_sm`). `head_dims`: the head dims whose kernels to
 /// compile (empty: the kernels' own, `attn::GPU_HEAD_DIMS`; a smaller multiple of 8 such as 96
 /// has its own kernels, `Variant::dim`, which are otherwise compiled at its first call). Returns
-/// each kernel's name and how it was found, in `Variant::all` order.
+/// each kernel's name and how it was found, head dim by head dim in `Variant::for_head_dim` order.
 pub fn precompile(
     arch: &str,
     filter: &str,
@@ -606,36 +617,19 @@ pub fn precompile(
             "no cache directory: set BLASST_CACHE_DIR (or HOME)"
         ));
     }
-    let dims: Vec<(usize, usize)> = if head_dims.is_empty() {
-        crate::attn::GPU_HEAD_DIMS
-            .map(|d| (d as usize, d as usize))
-            .to_vec()
+    let smem = arch_smem_per_sm(arch);
+    let dims: Vec<usize> = if head_dims.is_empty() {
+        crate::attn::GPU_HEAD_DIMS.map(|d| d as usize).to_vec()
     } else {
-        head_dims
-            .iter()
-            .map(|&d| {
-                crate::attn::gpu_kernel_dim(d)
-                    .map(|k| (d, k))
-                    .ok_or_else(|| {
-                        crate::invalid!(
-                            "head_dim = {d}: the GPU kernels run multiples of 8 up to 256"
-                        )
-                    })
-            })
-            .collect::<Result<_>>()?
+        head_dims.to_vec()
     };
+    let mut all = vec![];
+    for d in dims {
+        all.extend(Variant::for_head_dim(smem, d)?);
+    }
     require()?;
-    let all = Variant::all(arch_smem_per_sm(arch));
-    let jobs: Vec<Variant> = dims
-        .iter()
-        .flat_map(|&(d, k)| {
-            all.iter()
-                .filter(move |v| v.head_dim as usize == k)
-                .map(move |v| Variant {
-                    dim: d as u32,
-                    ..v.clone()
-                })
-        })
+    let jobs: Vec<Variant> = all
+        .into_iter()
         .filter(|v| v.supports(arch) && v.name().contains(filter))
         .collect();
     if jobs.is_empty() {
