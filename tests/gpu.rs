@@ -46,17 +46,7 @@ fn max_diff(a: &[f32], b: &[f32], offs: &Built) -> f32 {
 /// (e.g. `64,128`: a GPU of 100 KB shared memory per SM, or the H200 emulating one with
 /// `BLASST_SMEM_PER_SM=102400`, refuses head dim 256).
 fn head_dims() -> Vec<usize> {
-    match std::env::var("BLASST_TEST_HEAD_DIMS") {
-        Ok(v) => v
-            .split(',')
-            .map(|d| {
-                d.trim()
-                    .parse()
-                    .expect("BLASST_TEST_HEAD_DIMS: head dims, e.g. 64,128")
-            })
-            .collect(),
-        Err(_) => vec![64, 128, 256],
-    }
+    dims_from_env("BLASST_TEST_HEAD_DIMS", &[64, 128, 256])
 }
 
 /// The head dims below a kernel's that the GPU tests cover: 40, 96 and 160, which run on the
@@ -64,17 +54,22 @@ fn head_dims() -> Vec<usize> {
 /// (`blasst::attn::gpu_kernel_dim`), or those listed in `BLASST_TEST_PADDED_HEAD_DIMS` (empty:
 /// none; a GPU of 100 KB refuses 160 as it refuses 256).
 fn padded_head_dims() -> Vec<usize> {
-    match std::env::var("BLASST_TEST_PADDED_HEAD_DIMS") {
+    dims_from_env("BLASST_TEST_PADDED_HEAD_DIMS", &[40, 96, 160])
+}
+
+/// The comma-separated head dims in environment variable `var`, or `default` when it is unset.
+fn dims_from_env(var: &str, default: &[usize]) -> Vec<usize> {
+    match std::env::var(var) {
         Ok(v) => v
             .split(',')
             .filter(|d| !d.trim().is_empty())
             .map(|d| {
                 d.trim()
                     .parse()
-                    .expect("BLASST_TEST_PADDED_HEAD_DIMS: head dims, e.g. 40,96")
+                    .unwrap_or_else(|_| panic!("{var}: head dims, e.g. 64,128 (got {v:?})"))
             })
             .collect(),
-        Err(_) => vec![40, 96, 160],
+        Err(_) => default.to_vec(),
     }
 }
 
