@@ -1,7 +1,7 @@
 """Interleaved prefill A/B of several library builds in one process: the same inputs, the builds
 timed in turn for several rounds (median per build, bench.py's timeit_interleaved), so clock and
 power-cap drift hit every build alike (one build per process moved its ratios by +-4 % from run to
-run). bf16, d = 128 (--d64: 64, --d256: 256), 32 heads, batch 1; 8K and 16K non-causal, 8K and
+run). bf16, d = 128 (--d64: 64, --d256: 256, --d N: N), 32 heads, batch 1; 8K and 16K non-causal, 8K and
 32K causal (--noncausal: 4K-32K non-causal; --paged: K and V in a paged cache of 64-key pages
 in shuffled order, as a prefill with cache reads them; --page=N: of N-key pages; --stats: the
 sparse skip calls also with skip_stats, as bench.py times them). Prints absolute times and each build's time
@@ -23,10 +23,13 @@ from bench import paged_cache, skipped_fraction, structured, timeit_interleaved 
 # the library reads at every call: the portable kernel against the Hopper one; session 18's runs
 # used a switch of the persistent kernel they measured, BLASST_PREFILL_PERSIST, which the library
 # does not have); its name then carries the settings.
-builds = Builds([a for a in sys.argv[1:] if not a.startswith("--")])
+builds = Builds([a for i, a in enumerate(sys.argv[1:]) if not a.startswith("--") and sys.argv[i] != "--d"])
 bls, names, call = builds.libs, builds.names, builds.run
 rounds = 5
-H, D = 32, (64 if "--d64" in sys.argv else 256 if "--d256" in sys.argv else 128)
+# --d N: any head dim the GPU runs (a multiple of 8 up to 256; e.g. 96 runs zero-padded on the
+# d = 128 kernel).
+D_ARG = next((int(sys.argv[i + 1]) for i, a in enumerate(sys.argv[:-1]) if a == "--d"), None)
+H, D = 32, (D_ARG or (64 if "--d64" in sys.argv else 256 if "--d256" in sys.argv else 128))
 
 
 def ab(label, make_params):

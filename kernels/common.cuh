@@ -164,6 +164,11 @@ DEVI u32 smem_u32(const void *ptr) { return (u32)__cvta_generic_to_shared(ptr); 
 // HEAD_DIM, so a kernel at its own head dim compiles exactly as without them.
 DEVI bool dim_chunk(int c) { return DIM == HEAD_DIM || c < DIM / 8; }
 DEVI bool dim_col(int c) { return DIM == HEAD_DIM || c < DIM; }
+// The 16-column steps of the head dim that hold data (ceil(DIM / 16)): a matrix product over
+// the head dim (S = Q K^T) stops there, since the steps past it multiply zeros; a 16-column step
+// that DIM ends inside (DIM = 40: columns 32 .. 47) still runs, its zero columns adding exactly
+// zero. HEAD_DIM / 16 when DIM == HEAD_DIM.
+#define DIM16 ((DIM + 15) / 16)
 
 // 16-byte asynchronous copy global -> shared; `valid == false` zero-fills (reads nothing).
 DEVI void cp_async16(u32 dst, const void *src, bool valid) {

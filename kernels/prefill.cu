@@ -121,7 +121,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, HEAD_DIM <= 128 ? 2 : 1) 
       #pragma unroll
       for (int i = 0; i < BN / 8; ++i) S[mi][i][0] = S[mi][i][1] = S[mi][i][2] = S[mi][i][3] = 0.f;
     #pragma unroll
-    for (int ks = 0; ks < HEAD_DIM / 16; ++ks) {
+    for (int ks = 0; ks < DIM16; ++ks) {  // (padded head dims: the steps that hold data)
       u32 a[MI][4];
       #pragma unroll
       for (int mi = 0; mi < MI; ++mi)
@@ -211,7 +211,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, HEAD_DIM <= 128 ? 2 : 1) 
         l[mi][hh] = l[mi][hh] * al + rs;
         m[mi][hh] = mn;
         #pragma unroll
-        for (int dt = 0; dt < HEAD_DIM / 8; ++dt) O[mi][dt][hh * 2] *= al, O[mi][dt][hh * 2 + 1] *= al;
+        for (int dt = 0; dt < 2 * DIM16; ++dt) O[mi][dt][hh * 2] *= al, O[mi][dt][hh * 2 + 1] *= al;
       }
     }
     if (j > 0) cp_async_wait<1>(); else cp_async_wait<0>();
@@ -234,7 +234,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, HEAD_DIM <= 128 ? 2 : 1) 
         a[mi][3] = pack2(S[mi][2 * kk + 1][2], S[mi][2 * kk + 1][3]);
       }
       #pragma unroll
-      for (int dp = 0; dp < HEAD_DIM / 16; ++dp) {
+      for (int dp = 0; dp < DIM16; ++dp) {  // (padded head dims: O's columns that hold data, 16 at a time)
         u32 b0, b1, b2, b3;
         ldmatrix_x4_trans(b0, b1, b2, b3, vbuf + swz(kk * 16 + lane % 8 + ((lane / 8) % 2) * 8, dp * 2 + lane / 16, CH));
         #pragma unroll

@@ -175,6 +175,99 @@ template <int TB, int OFF = 0, int N> DEVI void wgmma_n128(float (&d)[N], const 
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d), "n"(TB));
 }
 
+#if DIM != HEAD_DIM
+// Padded head dims: P V computes only O's columns that hold data. O's last block of columns
+// (d = 64 and 128: the only one; d = 256: the second block of 128) is PV_N = DIM - (its first
+// column) wide, and its MMA is m64nPV_Nk16 (any multiple of 8) instead of the block's full
+// width: the columns past DIM would only add P x 0. The wrappers list every accumulator of the
+// block as an operand (so the input operands keep wgmma_n64's / wgmma_n128's numbers) and hand
+// the instruction the first PV_N / 2 of them; the others stay zero, never written.
+#define PV_N (HEAD_DIM == 256 ? DIM - 128 : DIM)
+#define WG_L1 "%0,%1,%2,%3"
+#define WG_L2 WG_L1 ",%4,%5,%6,%7"
+#define WG_L3 WG_L2 ",%8,%9,%10,%11"
+#define WG_L4 WG_L3 ",%12,%13,%14,%15"
+#define WG_L5 WG_L4 ",%16,%17,%18,%19"
+#define WG_L6 WG_L5 ",%20,%21,%22,%23"
+#define WG_L7 WG_L6 ",%24,%25,%26,%27"
+#define WG_L8 WG_L7 ",%28,%29,%30,%31"
+#define WG_L9 WG_L8 ",%32,%33,%34,%35"
+#define WG_L10 WG_L9 ",%36,%37,%38,%39"
+#define WG_L11 WG_L10 ",%40,%41,%42,%43"
+#define WG_L12 WG_L11 ",%44,%45,%46,%47"
+#define WG_L13 WG_L12 ",%48,%49,%50,%51"
+#define WG_L14 WG_L13 ",%52,%53,%54,%55"
+#define WG_L15 WG_L14 ",%56,%57,%58,%59"
+// PV_NS: PV_N as the instruction's text; PV_RL: its accumulator registers.
+#if PV_N == 8
+#define PV_NS "8"
+#define PV_RL WG_L1
+#elif PV_N == 16
+#define PV_NS "16"
+#define PV_RL WG_L2
+#elif PV_N == 24
+#define PV_NS "24"
+#define PV_RL WG_L3
+#elif PV_N == 32
+#define PV_NS "32"
+#define PV_RL WG_L4
+#elif PV_N == 40
+#define PV_NS "40"
+#define PV_RL WG_L5
+#elif PV_N == 48
+#define PV_NS "48"
+#define PV_RL WG_L6
+#elif PV_N == 56
+#define PV_NS "56"
+#define PV_RL WG_L7
+#elif PV_N == 64
+#define PV_NS "64"
+#define PV_RL WG_L8
+#elif PV_N == 72
+#define PV_NS "72"
+#define PV_RL WG_L9
+#elif PV_N == 80
+#define PV_NS "80"
+#define PV_RL WG_L10
+#elif PV_N == 88
+#define PV_NS "88"
+#define PV_RL WG_L11
+#elif PV_N == 96
+#define PV_NS "96"
+#define PV_RL WG_L12
+#elif PV_N == 104
+#define PV_NS "104"
+#define PV_RL WG_L13
+#elif PV_N == 112
+#define PV_NS "112"
+#define PV_RL WG_L14
+#elif PV_N == 120
+#define PV_NS "120"
+#define PV_RL WG_L15
+#else
+#error "PV_N must be a multiple of 8 below the block's width"
+#endif
+#if HEAD_DIM == 64
+// D (the first PV_N columns of 64) += A(64 x 16, registers) * B(16 x PV_N, shared, N-major).
+DEVI void wgmma_pv_last(float (&d)[32], const u32 (&a)[4], u64 db) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n" PV_NS "k16.f32." WG_T "." WG_T " {" PV_RL "}, {%32,%33,%34,%35}, %36, p, 1, 1, %38;\n}\n"
+               : WG_D32(d)
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1), "n"(1));
+}
+#else
+// D (the first PV_N columns of the block of 128 at accumulator OFF) += A(64 x 16, registers) *
+// B(16 x PV_N, shared, N-major).
+template <int OFF, int N> DEVI void wgmma_pv_last(float (&d)[N], const u32 (&a)[4], u64 db) {
+  static_assert(OFF + 64 <= N, "accumulator block out of range");
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n" PV_NS "k16.f32." WG_T "." WG_T " {" PV_RL "}, {%64,%65,%66,%67}, %68, p, 1, 1, %70;\n}\n"
+               : WG_D64((d + OFF))
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1), "n"(1));
+}
+#endif
+#endif
+
 // Waits until this producer thread's cp.async copies have landed and fences them to the async
 // proxy (the tensor cores read them); the thread then publishes them on an mbarrier.
 DEVI void land_copies() {
@@ -545,7 +638,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   auto issue_s = [&](float(&acc)[VN / 2], u32 k_slot) {
     const u64 dk = smem_desc(k_slot, 16, 1024);
     #pragma unroll
-    for (int ks = 0; ks < HEAD_DIM / 16; ++ks) {
+    for (int ks = 0; ks < DIM16; ++ks) {  // (padded head dims: the steps that hold data)
       const u64 da = dq + (u64)(((ks / 4) * (BM * 128) + (ks % 4) * 32) >> 4);
       const u64 db = dk + (u64)(((ks / 4) * (VN * 128) + (ks % 4) * 32) >> 4);
 #if VN == 128
@@ -566,9 +659,17 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #if HEAD_DIM == 256
         // O is two blocks of 128 head columns; the second one's V starts 2 x 64 columns later.
         wgmma_n128<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
+#if DIM == HEAD_DIM
         wgmma_n128<1, 64>(O, pf[kk], dv + (u64)((2 * VN * 128 + kk * 16 * 128) >> 4), 1);
+#else
+        wgmma_pv_last<64>(O, pf[kk], dv + (u64)((2 * VN * 128 + kk * 16 * 128) >> 4));
+#endif
+#elif DIM != HEAD_DIM && HEAD_DIM == 128
+        wgmma_pv_last<0>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4));
 #elif HEAD_DIM == 128
         wgmma_n128<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
+#elif DIM != HEAD_DIM
+        wgmma_pv_last(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4));
 #else
         wgmma_n64<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
 #endif
@@ -811,7 +912,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       // retired, P V_t not issued yet. (A visit that skips both halves moves no maximum.)
       if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
         #pragma unroll
-        for (int dt = 0; dt < HEAD_DIM / 8; ++dt) {
+        for (int dt = 0; dt < DIM / 8; ++dt) {  // (padded head dims: the columns that hold data)
           O[dt * 4 + 0] *= al[0], O[dt * 4 + 1] *= al[0];
           O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
         }
