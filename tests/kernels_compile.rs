@@ -9,14 +9,23 @@ use blasst::cuda::nvrtc::{
 };
 use rayon::prelude::*;
 
+/// Whether NVRTC loaded; without it a test prints why it skipped (BLASST_REQUIRE_NVRTC=1 turns
+/// that into a failure).
+fn nvrtc_or_skip() -> bool {
+    if available() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("BLASST_REQUIRE_NVRTC").is_none(),
+        "NVRTC is required but libnvrtc.so.13 could not be loaded"
+    );
+    println!("skipped: NVRTC (libnvrtc.so.13) not found");
+    false
+}
+
 #[test]
 fn all_variants_compile_for_sm80_and_sm90a() {
-    if !available() {
-        assert!(
-            std::env::var_os("BLASST_REQUIRE_NVRTC").is_none(),
-            "NVRTC is required but libnvrtc.so.13 could not be loaded"
-        );
-        println!("skipped: NVRTC (libnvrtc.so.13) not found");
+    if !nvrtc_or_skip() {
         return;
     }
     // 2 dtypes x 3 head dims x (4 families x 3 modes x 2 layouts + 2 merges); the two Hopper
@@ -82,12 +91,7 @@ fn all_variants_compile_for_sm80_and_sm90a() {
 /// `compiles_cleanly`'s checks (no serialised wgmma, no spill beyond the budgets).
 #[test]
 fn every_padded_head_dim_compiles_its_prefill_kernels() {
-    if !available() {
-        assert!(
-            std::env::var_os("BLASST_REQUIRE_NVRTC").is_none(),
-            "NVRTC is required but libnvrtc.so.13 could not be loaded"
-        );
-        println!("skipped: NVRTC (libnvrtc.so.13) not found");
+    if !nvrtc_or_skip() {
         return;
     }
     let mut jobs: Vec<(&str, Variant)> = vec![];
