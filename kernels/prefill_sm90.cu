@@ -134,11 +134,25 @@ template <int N> DEVI void reg_fence(float (&d)[N]) {
       "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), \
       "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), \
       "+f"(d[63])
-#define WG_R32 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}"
-#define WG_R64                                                                                                    \
-  "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30," \
-  "%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,"  \
-  "%59,%60,%61,%62,%63}"
+// Accumulator register lists: WG_Lk names operands %0 .. %(4k - 1) (k groups of 8 columns).
+#define WG_L1 "%0,%1,%2,%3"
+#define WG_L2 WG_L1 ",%4,%5,%6,%7"
+#define WG_L3 WG_L2 ",%8,%9,%10,%11"
+#define WG_L4 WG_L3 ",%12,%13,%14,%15"
+#define WG_L5 WG_L4 ",%16,%17,%18,%19"
+#define WG_L6 WG_L5 ",%20,%21,%22,%23"
+#define WG_L7 WG_L6 ",%24,%25,%26,%27"
+#define WG_L8 WG_L7 ",%28,%29,%30,%31"
+#define WG_L9 WG_L8 ",%32,%33,%34,%35"
+#define WG_L10 WG_L9 ",%36,%37,%38,%39"
+#define WG_L11 WG_L10 ",%40,%41,%42,%43"
+#define WG_L12 WG_L11 ",%44,%45,%46,%47"
+#define WG_L13 WG_L12 ",%48,%49,%50,%51"
+#define WG_L14 WG_L13 ",%52,%53,%54,%55"
+#define WG_L15 WG_L14 ",%56,%57,%58,%59"
+#define WG_L16 WG_L15 ",%60,%61,%62,%63"
+#define WG_R32 "{" WG_L8 "}"
+#define WG_R64 "{" WG_L16 "}"
 
 // D(64 x 128, fp32) (+)= A(64 x 16, shared memory via `da`, K-major) * B(16 x 128, shared memory
 // via `db`, K-major); scale_d == 0 overwrites D.
@@ -183,21 +197,6 @@ template <int TB, int OFF = 0, int N> DEVI void wgmma_n128(float (&d)[N], const 
 // block as an operand (so the input operands keep wgmma_n64's / wgmma_n128's numbers) and hand
 // the instruction the first PV_N / 2 of them; the others stay zero, never written.
 #define PV_N (HEAD_DIM == 256 ? DIM - 128 : DIM)
-#define WG_L1 "%0,%1,%2,%3"
-#define WG_L2 WG_L1 ",%4,%5,%6,%7"
-#define WG_L3 WG_L2 ",%8,%9,%10,%11"
-#define WG_L4 WG_L3 ",%12,%13,%14,%15"
-#define WG_L5 WG_L4 ",%16,%17,%18,%19"
-#define WG_L6 WG_L5 ",%20,%21,%22,%23"
-#define WG_L7 WG_L6 ",%24,%25,%26,%27"
-#define WG_L8 WG_L7 ",%28,%29,%30,%31"
-#define WG_L9 WG_L8 ",%32,%33,%34,%35"
-#define WG_L10 WG_L9 ",%36,%37,%38,%39"
-#define WG_L11 WG_L10 ",%40,%41,%42,%43"
-#define WG_L12 WG_L11 ",%44,%45,%46,%47"
-#define WG_L13 WG_L12 ",%48,%49,%50,%51"
-#define WG_L14 WG_L13 ",%52,%53,%54,%55"
-#define WG_L15 WG_L14 ",%56,%57,%58,%59"
 // PV_NS: PV_N as the instruction's text; PV_RL: its accumulator registers.
 #if PV_N == 8
 #define PV_NS "8"
@@ -248,8 +247,9 @@ template <int TB, int OFF = 0, int N> DEVI void wgmma_n128(float (&d)[N], const 
 #error "PV_N must be a multiple of 8 below the block's width"
 #endif
 #if HEAD_DIM == 64
-// D (the first PV_N columns of 64) += A(64 x 16, registers) * B(16 x PV_N, shared, N-major).
-DEVI void wgmma_pv_last(float (&d)[32], const u32 (&a)[4], u64 db) {
+// D (the first PV_N columns of O's 64) += A(64 x 16, registers) * B(16 x PV_N, shared, N-major).
+template <int OFF, int N> DEVI void wgmma_pv_last(float (&d)[N], const u32 (&a)[4], u64 db) {
+  static_assert(OFF == 0 && N == 32, "O is one block of 64 columns");
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
                "wgmma.mma_async.sync.aligned.m64n" PV_NS "k16.f32." WG_T "." WG_T " {" PV_RL "}, {%32,%33,%34,%35}, %36, p, 1, 1, %38;\n}\n"
                : WG_D32(d)
@@ -266,6 +266,16 @@ template <int OFF, int N> DEVI void wgmma_pv_last(float (&d)[N], const u32 (&a)[
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1), "n"(1));
 }
 #endif
+#endif
+// O's last block of columns (at accumulator OFF: d = 64 and 128, 0, O's only block; d = 256, 64,
+// its second block of 128) += P V of one 16-key step: the block's full width at a kernel's own
+// head dim, the columns that hold data (wgmma_pv_last) at a padded one.
+#if DIM != HEAD_DIM
+#define PV_LAST(OFF, O, a, db) wgmma_pv_last<OFF>(O, a, db)
+#elif HEAD_DIM == 64
+#define PV_LAST(OFF, O, a, db) wgmma_n64<1>(O, a, db, 1)
+#else
+#define PV_LAST(OFF, O, a, db) wgmma_n128<1, OFF>(O, a, db, 1)
 #endif
 
 // Waits until this producer thread's cp.async copies have landed and fences them to the async
@@ -659,19 +669,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #if HEAD_DIM == 256
         // O is two blocks of 128 head columns; the second one's V starts 2 x 64 columns later.
         wgmma_n128<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
-#if DIM == HEAD_DIM
-        wgmma_n128<1, 64>(O, pf[kk], dv + (u64)((2 * VN * 128 + kk * 16 * 128) >> 4), 1);
+        PV_LAST(64, O, pf[kk], dv + (u64)((2 * VN * 128 + kk * 16 * 128) >> 4));
 #else
-        wgmma_pv_last<64>(O, pf[kk], dv + (u64)((2 * VN * 128 + kk * 16 * 128) >> 4));
-#endif
-#elif DIM != HEAD_DIM && HEAD_DIM == 128
-        wgmma_pv_last<0>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4));
-#elif HEAD_DIM == 128
-        wgmma_n128<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
-#elif DIM != HEAD_DIM
-        wgmma_pv_last(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4));
-#else
-        wgmma_n64<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
+        PV_LAST(0, O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4));
 #endif
       }
     }
