@@ -6,7 +6,8 @@ PyTorch SDPA on the contiguous cache (bench.py's timeit_interleaved: medians of 
 build's time relative to the first build, and each build's skip speedup over its own dense.
 --size BxL (repeatable) replaces the six sizes; --gaussian times the contiguous dense calls (and
 SDPA) on Gaussian inputs, as bench/bench.py's dense rows do, instead of the structured ones;
---d256 (--d64) runs head dim 256 (64) instead of 128; --tokens N gives each sequence N query tokens
+--d256 (--d64) runs head dim 256 (64) instead of 128, --d N any head dim the GPU runs (e.g. 96, zero-padded
+onto the d = 128 kernel); --tokens N gives each sequence N query tokens
 (speculative decoding: N x 4 packed rows per KV head; SDPA then attends without a mask). Example:
 python3 bench/ab_decode.py target/device-base/libblasst.so target/device-new/libblasst.so
 (a build may carry its own environment: path:VAR=VALUE, see `builds` below)"""
@@ -38,7 +39,8 @@ def prepared(make):
         out.append(make(bl))
     return out
 Hq, Hkv, PAGE = 32, 8, 64
-D = 256 if "--d256" in args else 64 if "--d64" in args else 128
+D = (int(args[args.index("--d") + 1]) if "--d" in args
+     else 256 if "--d256" in args else 64 if "--d64" in args else 128)
 LQ = int(args[args.index("--tokens") + 1]) if "--tokens" in args else 1
 BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
 
