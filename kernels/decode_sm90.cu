@@ -65,17 +65,28 @@ DEVI u32 movmatrix_t(u32 x) {
 #define RSTEP (DTHREADS / CH)
 #define NLOAD (DBN / RSTEP)
 // cp.async with an L2 prefetch hint of 128 bytes: 2-4 % more DRAM bandwidth than without
-// (256 bytes: no gain), measured on the H200 (bench/RESULTS.md). DECODE90_EVICT_FIRST (off;
+// (256 bytes: no gain), measured on the H200 (bench/RESULTS.md). Not where a head's row is an
+// odd number of 64-byte halves (DIM = 96, 160, 224: every other row starts mid-line): at
+// DIM = 96 a plain read of the benchmark's cache in this kernel's pattern (two CTAs per SM,
+// 2 splits) streams 3.68 TB/s with the hint and 4.04 without it (bench/micro/dram_pattern.py,
+// session 34), and the kernel without it decodes 16 x 32K 4-5 % (d = 96) and 6-8 % (d = 160)
+// faster (run 209). At DIM = 80 (160-byte rows) dropping it was mixed (-7 % to +6 %), at
+// DIM = 40 mostly slower (to -19 % paged): those keep it. DECODE90_EVICT_FIRST (off;
 // src/cuda/nvrtc.rs) adds an evict-first policy: +1-2 % at 1 x 128K, but an illegal
 // instruction on partial (zero-filled) tiles.
+#if DIM % 64 == 32
+#define DECODE90_L2_HINT ""
+#else
+#define DECODE90_L2_HINT ".L2::128B"
+#endif
 DEVI void cp_async16_l2(u32 dst, const void *src, bool valid) {
   int n = valid ? 16 : 0;
 #if DECODE90_EVICT_FIRST
   u64 pol;
   asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(pol));
-  asm volatile("cp.async.cg.shared.global.L2::cache_hint.L2::128B [%0], [%1], 16, %2, %3;\n" ::"r"(dst), "l"(src), "r"(n), "l"(pol));
+  asm volatile("cp.async.cg.shared.global.L2::cache_hint" DECODE90_L2_HINT " [%0], [%1], 16, %2, %3;\n" ::"r"(dst), "l"(src), "r"(n), "l"(pol));
 #else
-  asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n));
+  asm volatile("cp.async.cg.shared.global" DECODE90_L2_HINT " [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n));
 #endif
 }
 
