@@ -70,14 +70,28 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
 /// so does the calibration sweep, which counts what skip calls would skip; paged calls too (one
 /// CTA per SM exposes each tile's block-table read: 5-6 % slower, session 7), and the other head
 /// dims (d = 64 measured faster with more CTAs, session 12; d = 256 runs one CTA per SM anyway).
+/// Head dim 96 (on the d = 128 kernel, 192-byte rows) takes the rule as well, and there one
+/// split is allowed too (`one_per_sm_splits_allowed`): run 211 (session 35, interleaved, one CTA
+/// per SM from `BLASST_DECODE_UNITS=132`) measured it +8-9 % at 16 x 16K and 16 x 32K (1 split
+/// instead of 2; 1.04x PyTorch SDPA) and +10 % at 1 x 64K (16 splits instead of 33), against
+/// d = 80 -9 % at 1 x 64K and +0-3.5 % elsewhere (d = 80 keeps two CTAs per SM).
 /// `BLASST_DECODE_DENSE_ONE_PER_SM=0` turns it off (an A/B switch, read once per process or, with
 /// `BLASST_LIVE_SWITCHES=1`, at every call: `crate::switches`).
 fn dense_one_cta_per_sm(d: &Desc, block_m: u32) -> bool {
     d.factor == 0.0
         && d.paged.is_none()
-        && d.head_dim == 128
+        && (d.head_dim == 128 || d.head_dim == 96)
         && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m, d.kernel_dim())
         && !crate::switches::DECODE_DENSE_ONE_PER_SM.test(|v| v.is_some_and(|v| v.trim() == "0"))
+}
+
+/// The split counts a one-CTA-per-SM dense plan may take (`dense_one_cta_per_sm`): 2 or more
+/// than the cluster merge's 4 (3-4 splits merged in clusters ran 35 % slower at d = 128); at
+/// d = 96 also 1 (measured faster there, run 211; at d = 128 1 split was within +-1.8 %).
+fn one_per_sm_splits_allowed(d: &Desc, splits: usize) -> bool {
+    splits == 2
+        || splits > crate::cuda::MAX_CLUSTER_MERGE_SPLITS
+        || (splits == 1 && d.head_dim == 96)
 }
 const DECODE_MIN_TILES_PER_SPLIT: usize = 16;
 const MAX_SPLITS: usize = 128;
@@ -114,9 +128,8 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     };
     let two_per_sm = splits_for(false);
     let splits = if dense_one_cta_per_sm(d, block_m as u32) {
-        // Only 2 or more than 4 splits (see dense_one_cta_per_sm).
         Some(splits_for(true))
-            .filter(|&s| s == 2 || s > crate::cuda::MAX_CLUSTER_MERGE_SPLITS)
+            .filter(|&s| one_per_sm_splits_allowed(d, s))
             .unwrap_or(two_per_sm)
     } else {
         two_per_sm
@@ -275,7 +288,7 @@ mod tests {
     }
 
     /// A head dim below a kernel's plans as that kernel's (the GPU runs it there, zero-padded):
-    /// 40 as 64, 96 as 128, 160 as 256; the one-CTA-per-SM dense rule stays d = 128's own.
+    /// 40 as 64, 96 as 128, 160 as 256; the one-CTA-per-SM dense rule is d = 128's and 96's.
     #[test]
     fn padded_head_dims_plan_as_their_kernel() {
         for (d, kd) in [(40, 64), (96, 128), (160, 256)] {
@@ -293,10 +306,43 @@ mod tests {
                 );
             }
         }
-        let mut d96 = desc(1, 32, 8, 1, 131072);
-        d96.head_dim = 96;
-        d96.factor = 0.0;
-        assert_eq!(default_plan(&d96).num_kv_splits, 33);
+        // Dense contiguous calls: d = 96 takes d = 128's one-CTA-per-SM rule, with one split
+        // allowed (16 x 32K: 1, where d = 128 keeps 2); d = 80 and 40 keep two CTAs per SM.
+        for (hd, b, lk, splits) in [
+            (96, 1, 131072, 16),
+            (96, 16, 32768, 1),
+            (96, 16, 16384, 1),
+            (96, 4, 16384, 8),
+            (96, 7, 8192, 2),
+            (128, 16, 32768, 2),
+            (80, 1, 131072, 33),
+            (80, 16, 32768, 2),
+            (40, 1, 131072, 49),
+        ] {
+            let mut dense = desc(b, 32, 8, 1, lk);
+            dense.head_dim = hd;
+            dense.factor = 0.0;
+            assert_eq!(
+                default_plan(&dense).num_kv_splits,
+                splits,
+                "dense d {hd} {b}x{lk}"
+            );
+            let paged = Desc {
+                paged: Some(super::super::validate::Paged {
+                    page_size: 64,
+                    table_stride: lk.div_ceil(64),
+                    num_pages: 0,
+                }),
+                ..dense.clone()
+            };
+            let mut skip = dense.clone();
+            skip.factor = 1.0;
+            assert_eq!(
+                default_plan(&paged),
+                default_plan(&skip),
+                "paged d {hd} {b}x{lk}"
+            );
+        }
     }
 
     #[test]
