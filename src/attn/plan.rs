@@ -232,6 +232,18 @@ mod tests {
         d
     }
 
+    /// `d` with a cache of 64-key pages for `lk` keys per sequence.
+    fn paged_64(d: &Desc, lk: usize) -> Desc {
+        Desc {
+            paged: Some(super::super::validate::Paged {
+                page_size: 64,
+                table_stride: lk.div_ceil(64),
+                num_pages: 0,
+            }),
+            ..d.clone()
+        }
+    }
+
     #[test]
     fn dense_contiguous_decode_at_d128_plans_one_cta_per_sm() {
         // (batch, hq, hkv, lq, lk) -> (skip splits, dense splits) at d = 128 on an H100/H200:
@@ -261,14 +273,7 @@ mod tests {
                 "dense {b}x{lk} {hq}/{hkv} lq {lq}"
             );
             // Paged dense calls, other head dims and other GPUs keep the skip calls' plan.
-            let paged = Desc {
-                paged: Some(super::super::validate::Paged {
-                    page_size: 64,
-                    table_stride: lk.div_ceil(64),
-                    num_pages: 0,
-                }),
-                ..dense_d
-            };
+            let paged = paged_64(&dense_d, lk);
             assert_eq!(default_plan(&paged).num_kv_splits, skip);
             let mut portable = dense_d;
             portable.gpu.sm90a = false;
@@ -327,14 +332,7 @@ mod tests {
                 splits,
                 "dense d {hd} {b}x{lk}"
             );
-            let paged = Desc {
-                paged: Some(super::super::validate::Paged {
-                    page_size: 64,
-                    table_stride: lk.div_ceil(64),
-                    num_pages: 0,
-                }),
-                ..dense.clone()
-            };
+            let paged = paged_64(&dense, lk);
             let mut skip = dense.clone();
             skip.factor = 1.0;
             assert_eq!(
