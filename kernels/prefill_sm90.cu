@@ -12,7 +12,8 @@
 // retired before S was issued so that they would, they were 4-19 % slower (run 168).
 // A visit is VN keys: two plan tiles (128 keys, "halves") at d <= 128; at d = 256 one plan tile
 // (64 keys, NH = 1), so that O (128 fp32 registers per consumer thread), S (32) and P (16) fit
-// the consumers' registers, and two ring slots (Q 64 KB + 4 x 32 KB) the shared memory.
+// the consumers' registers, and two ring slots (Q 64 KB + 4 x 32 KB) the shared memory; there K
+// and V have separate barriers (KV_SPLIT below), so each is copied a visit ahead of its use.
 // S = Q K^T reads Q and K from shared memory; O += P V takes the bf16/fp16 probabilities P from
 // registers and V from shared memory. Tiles live in 128-byte-swizzled layout (rows of 64
 // elements, 16-byte chunk c of row r at c ^ (r % 8); a 128-column head is two such blocks), the
@@ -85,14 +86,32 @@
 #if PAGED
 #define PRODUCER_REGS (NWG == 3 || NPWG == 2 ? 32 : 56)
 #define CONSUMER_REGS (NWG == 3 ? 160 : 224)  // 128 x 32 + 384 x 160 = 256 x 32 + 256 x 224 = 128 x 56 + 256 x 224 = 65536
-#define FULL_ARRIVALS PTEAM
+#define FULL_ARRIVALS (KV_SPLIT ? PTEAM / 2 : PTEAM)  // (KV_SPLIT: K's warps of the team, or V's)
+#define Q_ARRIVALS PTEAM
 #else
 #define PRODUCER_REGS 24
 #define CONSUMER_REGS (NWG == 3 ? 160 : 240)
 #define FULL_ARRIVALS 32
+#define Q_ARRIVALS 32
 #endif
+// KV_SPLIT: K and V of a slot have their own full and empty barriers (the d = 256 kernel; run
+// 213, bench/RESULTS.md session 36: contiguous dense +21-46 %, padded d = 160 +30-42 %). With one barrier pair per slot and a ring of two, K_{t+1} could be copied only once
+// P V_{t-1} had released visit t - 1's slot (in the second warpgroup's turn of visit t), so the
+// first warpgroup's next S waited for a whole 64 KB copy every visit. With separate barriers K
+// of visit t is released after S_t and V after P V_t: K_{t+1} is copied during visit t, V_{t+1}
+// during visit t + 1, a visit ahead of their use each. Layout of `bars`: full K [NB] | empty K
+// [NB] | full V [NB] | empty V [NB] | Q; without the split, full [NB] | empty [NB] | Q.
+#define KV_SPLIT (HEAD_DIM > 128)
+#define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one
+#define VBAR_OFF (2 * NB * 8)    // V's barriers past K's (KV_SPLIT)
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
 #define Q_BYTES (BM * HEAD_DIM * 2)
+// The 64-column TMA boxes that hold data: all of a kernel's own head dim; at a padded head dim
+// of the d = 256 kernel up to 192 (e.g. 160) the fourth box lies wholly past it and is neither
+// copied nor read (S's k-steps stop at DIM16, P V's columns at PV_N). Issued, such boxes only
+// zero-filled shared memory. KV_DATA_BYTES: the bytes of K's (or V's) boxes of a visit.
+#define DATA_BOXES ((DIM + 63) / 64)
+#define KV_DATA_BYTES (DATA_BOXES * VN * 128)
 #define KV_BYTES (VN * HEAD_DIM * 2)
 
 #if defined(BLASST_BF16)
@@ -373,8 +392,10 @@ DEVI void warp_copy_rows(u32 dst, const u16 *src, i64 rs, int rows, int valid_ro
 
 // Named barriers (0 is __syncthreads): 1 .. NWG, the tensor-core turns of the consumer
 // warpgroups (in a ring: 0, 1, (2,) 0, ...); NWG + 1, the consumers' end-of-kernel count.
+// NWG + 2 + team: a paged producer team (d = 256).
 #define BAR_TURN 1        // + wg: "warpgroup wg may issue its MMAs" (256 threads: 128 sync, 128 arrive)
 #define BAR_END (1 + NWG)  // the consumers' counts are summed (NWG x 128 threads)
+#define BAR_TEAM (2 + NWG)  // + team: a paged producer team's threads (KV_SPLIT's cp.async copies)
 // The consumer warpgroup whose turn follows warpgroup w's (with two, the exact expression of the
 // two-warpgroup kernel before session 25, whose SASS is unchanged).
 #define NEXT_WG(w) (NWG == 2 ? (w) ^ 1 : ((w) == NWG - 1 ? 0 : (w) + 1))
@@ -407,7 +428,7 @@ DEVI void paged_boxes(const KernelParams &p, const TensorMap &map, u32 dst, int 
     for (int c = 0; c < nc; ++c) {
       const int r = c * pb, key = v * VN + r;
       #pragma unroll
-      for (int cb = 0; cb < HEAD_DIM / 64; ++cb) tma_load_4d(dst + (u32)(cb * VN * 128 + r * 128), map, cb * 64, kh, key & pmask, page[0], bar);
+      for (int cb = 0; cb < DATA_BOXES; ++cb) tma_load_4d(dst + (u32)(cb * VN * 128 + r * 128), map, cb * 64, kh, key & pmask, page[0], bar);
       #pragma unroll
       for (int i = 0; i + 1 < VN / 16; ++i) page[i] = page[i + 1];
     }
@@ -420,7 +441,7 @@ DEVI void paged_boxes(const KernelParams &p, const TensorMap &map, u32 dst, int 
     #pragma unroll
     for (int i = 0; i < HEAD_DIM / 64 / CB_STEP; ++i) {
       const int cb = cb0 + i * CB_STEP;
-      tma_load_4d(dst + (u32)(cb * VN * 128 + r * 128), map, cb * 64, kh, key & pmask, page, bar);
+      if (DATA_BOXES == HEAD_DIM / 64 || cb < DATA_BOXES) tma_load_4d(dst + (u32)(cb * VN * 128 + r * 128), map, cb * 64, kh, key & pmask, page, bar);
     }
   }
 }
@@ -428,7 +449,7 @@ DEVI void paged_boxes(const KernelParams &p, const TensorMap &map, u32 dst, int 
 
 extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __grid_constant__ KernelParams p) {
   extern __shared__ __align__(1024) unsigned char smem[];
-  __shared__ __align__(8) u64 bars[2 * NB + 1];  // full[NB] | empty[NB] | Q
+  __shared__ __align__(8) u64 bars[(KV_SPLIT ? 4 : 2) * NB + 1];  // see KV_SPLIT
   __shared__ u32 counts[2];                       // the CTA's visited and skipped tiles
   pdl_wait();
   if (threadIdx.x < 2) counts[threadIdx.x] = 0;  // read after __syncthreads
@@ -445,7 +466,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   const u32 sQ = (smem_u32(smem) + 1023u) & ~1023u;
   const u32 sK = sQ + Q_BYTES;        // NB buffers
   const u32 sV = sK + NB * KV_BYTES;  // NB buffers
-  const u32 full0 = smem_u32(bars), empty0 = full0 + NB * 8, qfull = full0 + 2 * NB * 8;
+  const u32 full0 = smem_u32(bars), qfull = full0 + (KV_SPLIT ? 4 : 2) * NB * 8;
 
   const int mb = gridDim.x - 1 - blockIdx.x;  // longest (causal) blocks first
   const int h = blockIdx.y;
@@ -476,11 +497,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #endif
 
   if (threadIdx.x == 0) {
-    for (int i = 0; i < NB; ++i) {
-      mbar_init(full0 + 8 * i, FULL_ARRIVALS);
-      mbar_init(empty0 + 8 * i, 4 * NWG);  // one per consumer warp when the slot is free again
+    for (int i = 0; i < (KV_SPLIT ? 2 : 1) * NB; ++i) {  // (K's and V's with KV_SPLIT)
+      const u32 b = full0 + 8 * (i % NB) + (i / NB) * VBAR_OFF;
+      mbar_init(b, FULL_ARRIVALS);
+      mbar_init(b + EMPTY_OFF, 4 * NWG);  // one per consumer warp when the slot is free again
     }
-    mbar_init(qfull, FULL_ARRIVALS);
+    mbar_init(qfull, Q_ARRIVALS);
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();  // the mbarriers (and the sweep counters) are initialised
@@ -508,9 +530,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     const int lane = threadIdx.x % 32;
     if (p.tma && r0 + BM <= s.lq) {
       if (lane == 0) {
-        mbar_expect_tx(qfull, Q_BYTES);
+        mbar_expect_tx(qfull, DATA_BOXES * BM * 128);
         #pragma unroll
-        for (int cb = 0; cb < HEAD_DIM / 64; ++cb)
+        for (int cb = 0; cb < DATA_BOXES; ++cb)
           tma_load_4d(sQ + (u32)(cb * BM * 128), p.tmap_q, cb * 64, h, (p.cu_q ? s.q_start : 0) + r0, p.cu_q ? 0 : seq_index(p), qfull);
       } else {
         mbar_arrive(qfull);
@@ -526,14 +548,47 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     for (int t = 0; t < nv; ++t) {
       const int slot = t % NB, v = nv - 1 - t;
       const u32 bar = full0 + 8 * slot, kd = sK + (u32)slot * KV_BYTES, vd = sV + (u32)slot * KV_BYTES;
-      if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
+      const u32 par = (u32)(t / NB - 1) & 1u;
+#if KV_SPLIT
+      // K's copy once K's slot is free, then V's once V's is (see KV_SPLIT); a visit copied with
+      // cp.async waits for both and publishes both.
+      if (p.tma && s.lk - v * VN >= VN) {
+        #pragma unroll
+        for (int kv = 0; kv < 2; ++kv) {
+          const u32 b = bar + (u32)(kv * VBAR_OFF);
+          if (t >= NB) mbar_wait(b + EMPTY_OFF, par);
+          if (lane == 0) {
+            mbar_expect_tx(b, KV_DATA_BYTES);
+            #pragma unroll
+            for (int hf = 0; hf < NH; ++hf)
+              #pragma unroll
+              for (int cb = 0; cb < DATA_BOXES; ++cb)
+                tma_load_4d((kv ? vd : kd) + (u32)(cb * VN * 128 + hf * BN * 128), kv ? p.tmap_v : p.tmap_k, cb * 64, kh,
+                            row_base + v * VN + hf * BN, kb, b);
+          } else {
+            mbar_arrive(b);
+          }
+        }
+      } else {
+        if (t >= NB) {
+          mbar_wait(bar + EMPTY_OFF, par);
+          mbar_wait(bar + VBAR_OFF + EMPTY_OFF, par);
+        }
+        warp_copy_rows(kd, ksrc.g + (i64)v * VN * ksrc.rs, ksrc.rs, VN, s.lk - v * VN, lane);
+        warp_copy_rows(vd, vsrc.g + (i64)v * VN * vsrc.rs, vsrc.rs, VN, s.lk - v * VN, lane);
+        land_copies();
+        mbar_arrive(bar);
+        mbar_arrive(bar + VBAR_OFF);
+      }
+#else
+      if (t >= NB) mbar_wait(bar + EMPTY_OFF, par);
       if (p.tma && s.lk - v * VN >= VN) {
         if (lane == 0) {
-          mbar_expect_tx(bar, 2 * KV_BYTES);
+          mbar_expect_tx(bar, 2 * KV_DATA_BYTES);
           #pragma unroll
           for (int hf = 0; hf < NH; ++hf)
             #pragma unroll
-            for (int cb = 0; cb < HEAD_DIM / 64; ++cb) {
+            for (int cb = 0; cb < DATA_BOXES; ++cb) {
               const u32 off = (u32)(cb * VN * 128 + hf * BN * 128);
               const int row = row_base + v * VN + hf * BN;
               tma_load_4d(kd + off, p.tmap_k, cb * 64, kh, row, kb, bar);
@@ -548,6 +603,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         land_copies();
         mbar_arrive(bar);
       }
+#endif
     }
     return;
 #else
@@ -562,8 +618,49 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       if (team == 0) load_q(p, s, seq_index(p), h, sQ, r0, pt);  // lands with visit 0's copies
       for (int t = team; t < nv; t += 2) {
         const int slot = t % NB, v = nv - 1 - t;
-        const u32 bar = full0 + 8 * slot;
-        if (t >= NB) mbar_wait(empty0 + 8 * slot, (u32)(t / NB - 1) & 1u);
+        const u32 bar = full0 + 8 * slot, par = (u32)(t / NB - 1) & 1u;
+#if KV_SPLIT
+        // Warp w of the team copies K (w even) or V (w odd), and waits for and publishes that
+        // one's barriers only (see KV_SPLIT); the cp.async copies of a partial visit wait for both.
+        static_assert(NPWG == 2, "KV_SPLIT: paged copies by teams of four warps");
+        const u32 kvb = bar + (pt & 32 ? (u32)VBAR_OFF : 0u);
+        if (p.tma && s.lk - v * VN >= VN) {
+          if (t >= NB) mbar_wait(kvb + EMPTY_OFF, par);
+          // Thread 0 (K) and 32 (V) arrive with their tensor's bytes, the warps' other threads
+          // without; warps 0 and 2 issue K's boxes of column blocks 0 and 2, 1 and 3, warps 1
+          // and 3 V's.
+          if (pt == 0 || pt == 32) mbar_expect_tx(kvb, KV_DATA_BYTES);
+          if (pt % 32 == 0) {
+            if (pt & 32)
+              paged_boxes(p, p.tmap_v, sV + (u32)slot * KV_BYTES, v, kh, kvb, pt >> 6);
+            else
+              paged_boxes(p, p.tmap_k, sK + (u32)slot * KV_BYTES, v, kh, kvb, pt >> 6);
+          }
+          if (t == 0) {
+            land_copies();  // Q's cp.async copies
+            mbar_arrive(qfull);
+          }
+          if (pt != 0 && pt != 32) mbar_arrive(kvb);
+        } else {
+          if (t >= NB) {
+            mbar_wait(bar + EMPTY_OFF, par);
+            mbar_wait(bar + VBAR_OFF + EMPTY_OFF, par);
+          }
+          // (K's source made, used and dropped before V's: both held, one spilled at 32 registers.)
+          load_kv(p, s, seq_index(p), kh, kv_src(p, s, seq_index(p), kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride),
+                  sK + (u32)slot * KV_BYTES, v, pt);
+          load_kv(p, s, seq_index(p), kh, kv_src(p, s, seq_index(p), kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride),
+                  sV + (u32)slot * KV_BYTES, v, pt);
+          land_copies();
+          if (t == 0) mbar_arrive(qfull);
+          // Every thread of the team copied rows of both: all have landed before K's warps
+          // publish K and V's warps V.
+          // (The team from the thread index here: held across the loop, its barrier spilled.)
+          named_sync(BAR_TEAM + (threadIdx.x >= NWG * 128 + PTEAM ? 1 : 0), PTEAM);
+          mbar_arrive(kvb);
+        }
+#else
+        if (t >= NB) mbar_wait(bar + EMPTY_OFF, par);
         if (p.tma && s.lk - v * VN >= VN) {
           // TMA (the host encoded maps over the page pool): a box of 64 head columns x PB rows
           // per page chunk of the visit (PB = min(page size, 64): a chunk never straddles a
@@ -579,7 +676,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           // page's unwritten rows.)
 #if NPWG == 1
           if (pt == 0) {
-            mbar_expect_tx(bar, 2 * KV_BYTES);
+            mbar_expect_tx(bar, 2 * KV_DATA_BYTES);
             paged_boxes(p, p.tmap_k, sK + (u32)slot * KV_BYTES, v, kh, bar, 0);
           } else if (pt == 32) {
             paged_boxes(p, p.tmap_v, sV + (u32)slot * KV_BYTES, v, kh, bar, 0);
@@ -587,7 +684,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #else
           // Warp w of the team (four warps): K's boxes (w even) or V's (w odd) of column blocks
           // w / 2 and w / 2 + 2.
-          if (pt == 0) mbar_expect_tx(bar, 2 * KV_BYTES);
+          if (pt == 0) mbar_expect_tx(bar, 2 * KV_DATA_BYTES);
           if (pt % 32 == 0) {
             const int w = pt / 32;
             if (w & 1)
@@ -612,6 +709,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           if (t == 0) mbar_arrive(qfull);
           mbar_arrive(bar);
         }
+#endif
       }
     }
     return;
@@ -686,6 +784,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   int cur = 0;
   u32 k_cur = sK, k_prv = sK + (NB - 1) * KV_BYTES, b_cur = full0, b_prv = full0 + 8 * (NB - 1);
   u32 ph = 0;
+  // (KV_SPLIT: visit t - 1's phase, for V's barrier: ph, or the other one where visit t's slot
+  // is the ring's first, t - 1's its last. Derived, not carried: one register fewer.)
+#define PH_PRV (cur == 0 ? ph ^ 1u : ph)
   float S[VN / 2];
   u32 Pc[VN / 16][4];  // P of the last visit; its P V is issued in the next visit's turn
   #pragma unroll
@@ -722,7 +823,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // the softmax writes P_t.
   for (int t = 0; t < nv; ++t) {
     const int v = nv - 1 - t, k0 = v * VN;
-    mbar_wait(b_cur, ph);  // copies of visit t
+    mbar_wait(b_cur, ph);  // copies of visit t (KV_SPLIT: its K)
+#if KV_SPLIT
+    if (t > 0) mbar_wait(b_prv + VBAR_OFF, PH_PRV);  // V of visit t - 1
+#endif
     named_sync(BAR_TURN + wg, 2 * 128);
     // S_t first, so its issue does not wait for the decisions' shared-memory read; then the P V
     // of visit t - 1, per half, if any warp of this warpgroup kept it; one commit group. (P V
@@ -740,8 +844,16 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     wg_wait<0>();  // unconditional: ptxas then knows S, O and Pc are free on every path
     reg_fence(S);
     reg_fence(O);
+#if KV_SPLIT
+    // K of visit t is done (S_t), and V of visit t - 1 (its P V).
+    if (lane == 0) {
+      mbar_arrive(b_cur + EMPTY_OFF);
+      if (t > 0) mbar_arrive(b_prv + VBAR_OFF + EMPTY_OFF);
+    }
+#else
     // Visit t - 1 is done with its slot (its P V now).
-    if (t > 0 && lane == 0) mbar_arrive(b_prv + NB * 8);
+    if (t > 0 && lane == 0) mbar_arrive(b_prv + EMPTY_OFF);
+#endif
 
     // Keys past the sequence, past the causal limit, and padding rows are masked: left out of
     // the row maxima, probability zero. The scores are never written outside the tensor cores
@@ -963,6 +1075,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   }
   if (nv > 0) {
     // The last turn: P V of the last visit. The last warpgroup hands no turn back (the turns balance).
+#if KV_SPLIT
+    mbar_wait(b_prv + VBAR_OFF, PH_PRV);
+#endif
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
     const bool pv_lo = kept(true, wk_prv, 0), pv_hi = NH == 2 && kept(true, wk_prv, NH - 1);
