@@ -23,4 +23,12 @@ grep -aE "test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -5 | tee -a "
 AB_TIMEOUT=100 ab "d = 160" --d 160
 AB_TIMEOUT=100 ab "d = 256 paged 64" --d256 --paged
 AB_TIMEOUT=100 ab "d = 256 paged 16" --d256 --page=16
+# d = 128 with the split too (target/device-split128: this tree with KV_SPLIT also at
+# HEAD_DIM == 128, contiguous only; a build for this measurement, not in the tree). Prediction:
+# with NB = 3 a copy already has a visit of slack, so dense +-1 %; skipped visits are ~0.55 of
+# a dense one, so if their copies are exposed, Skip-Softmax +1-4 %.
+step "ab d = 128, KV_SPLIT at d = 128"
+echo "===== d = 128: device-base, device-split128" >> "$OUT/ab.log"
+PYTHONUNBUFFERED=1 timeout 120 python3 bench/ab_prefill.py target/device-base/libblasst.so target/device-split128/libblasst.so >> "$OUT/ab.log" 2>&1
+echo "ab exit $?" | tee -a "$LOG"
 step done
