@@ -95,9 +95,10 @@
 #define Q_ARRIVALS 32
 #endif
 // KV_SPLIT: K and V of a slot have their own full and empty barriers (the d = 256 kernel; run
-// 213, bench/RESULTS.md session 36: contiguous dense +21-46 %, padded d = 160 +30-42 %). With one barrier pair per slot and a ring of two, K_{t+1} could be copied only once
-// P V_{t-1} had released visit t - 1's slot (in the second warpgroup's turn of visit t), so the
-// first warpgroup's next S waited for a whole 64 KB copy every visit. With separate barriers K
+// 213, bench/RESULTS.md session 36: contiguous dense +21-46 %, padded d = 160 +30-42 %). With
+// one barrier pair per slot and a ring of two, K_{t+1} could be copied only once P V_{t-1} had
+// released visit t - 1's slot (in the second warpgroup's turn of visit t), so the first
+// warpgroup's next S waited for a whole 64 KB copy every visit. With separate barriers K
 // of visit t is released after S_t and V after P V_t: K_{t+1} is copied during visit t, V_{t+1}
 // during visit t + 1, a visit ahead of their use each. Layout of `bars`: full K [NB] | empty K
 // [NB] | full V [NB] | empty V [NB] | Q; without the split, full [NB] | empty [NB] | Q.
@@ -609,9 +610,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #else
     const int team = (threadIdx.x - NWG * 128) / PTEAM, pt = threadIdx.x % PTEAM;
     if (nv > 0) {
-#if NPWG == 1
-      // K's and V's sources, held across the loop (with two producer warpgroups, 32 registers,
-      // they are made where the cp.async copies need them: held, they spilled).
+#if !KV_SPLIT
+      // K's and V's sources, held across the loop (the d = 256 kernel's two producer warpgroups,
+      // 32 registers, make them where the cp.async copies need them: held, they spilled).
       const KvSrc ksrc = kv_src(p, s, seq_index(p), kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
       const KvSrc vsrc = kv_src(p, s, seq_index(p), kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
 #endif
@@ -674,35 +675,19 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           // which cannot complete before thread 0's arrival). (A visit that reaches past the
           // sequence's end takes the cp.async copies below, zero-filled: a box would read the
           // page's unwritten rows.)
-#if NPWG == 1
+          // (One producer warpgroup: the d = 256 kernel's two take the KV_SPLIT copies above.)
           if (pt == 0) {
             mbar_expect_tx(bar, 2 * KV_DATA_BYTES);
             paged_boxes(p, p.tmap_k, sK + (u32)slot * KV_BYTES, v, kh, bar, 0);
           } else if (pt == 32) {
             paged_boxes(p, p.tmap_v, sV + (u32)slot * KV_BYTES, v, kh, bar, 0);
           }
-#else
-          // Warp w of the team (four warps): K's boxes (w even) or V's (w odd) of column blocks
-          // w / 2 and w / 2 + 2.
-          if (pt == 0) mbar_expect_tx(bar, 2 * KV_DATA_BYTES);
-          if (pt % 32 == 0) {
-            const int w = pt / 32;
-            if (w & 1)
-              paged_boxes(p, p.tmap_v, sV + (u32)slot * KV_BYTES, v, kh, bar, w >> 1);
-            else
-              paged_boxes(p, p.tmap_k, sK + (u32)slot * KV_BYTES, v, kh, bar, w >> 1);
-          }
-#endif
           if (t == 0) {
             land_copies();  // Q's cp.async copies
             mbar_arrive(qfull);
           }
           if (pt != 0) mbar_arrive(bar);
         } else {
-#if NPWG == 2
-          const KvSrc ksrc = kv_src(p, s, seq_index(p), kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
-          const KvSrc vsrc = kv_src(p, s, seq_index(p), kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
-#endif
           load_kv(p, s, seq_index(p), kh, ksrc, sK + (u32)slot * KV_BYTES, v, pt);
           load_kv(p, s, seq_index(p), kh, vsrc, sV + (u32)slot * KV_BYTES, v, pt);
           land_copies();
@@ -784,9 +769,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   int cur = 0;
   u32 k_cur = sK, k_prv = sK + (NB - 1) * KV_BYTES, b_cur = full0, b_prv = full0 + 8 * (NB - 1);
   u32 ph = 0;
-  // (KV_SPLIT: visit t - 1's phase, for V's barrier: ph, or the other one where visit t's slot
-  // is the ring's first, t - 1's its last. Derived, not carried: one register fewer.)
-#define PH_PRV (cur == 0 ? ph ^ 1u : ph)
+#if KV_SPLIT
+  // Visit t - 1's phase, for V's barrier: ph, or the other one where visit t's slot is the
+  // ring's first, t - 1's its last (derived, not carried: one register fewer).
+  const auto ph_prv = [&] { return cur == 0 ? ph ^ 1u : ph; };
+#endif
   float S[VN / 2];
   u32 Pc[VN / 16][4];  // P of the last visit; its P V is issued in the next visit's turn
   #pragma unroll
@@ -825,7 +812,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     const int v = nv - 1 - t, k0 = v * VN;
     mbar_wait(b_cur, ph);  // copies of visit t (KV_SPLIT: its K)
 #if KV_SPLIT
-    if (t > 0) mbar_wait(b_prv + VBAR_OFF, PH_PRV);  // V of visit t - 1
+    if (t > 0) mbar_wait(b_prv + VBAR_OFF, ph_prv());  // V of visit t - 1
 #endif
     named_sync(BAR_TURN + wg, 2 * 128);
     // S_t first, so its issue does not wait for the decisions' shared-memory read; then the P V
@@ -1076,7 +1063,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   if (nv > 0) {
     // The last turn: P V of the last visit. The last warpgroup hands no turn back (the turns balance).
 #if KV_SPLIT
-    mbar_wait(b_prv + VBAR_OFF, PH_PRV);
+    mbar_wait(b_prv + VBAR_OFF, ph_prv());
 #endif
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
