@@ -5,7 +5,7 @@ a shuffled pool), each build's dense and Skip-Softmax (hot = 0.25) calls timed i
 PyTorch SDPA on the contiguous cache, paged calls too (bench.py's timeit_interleaved: medians of 5 rounds). Prints GB/s of K+V read, each
 build's time relative to the first build, and each build's skip speedup over its own dense.
 --size BxL (repeatable) replaces the six sizes; --gaussian times the contiguous dense calls (and
-SDPA) on Gaussian inputs, as bench/bench.py's dense rows do, instead of the structured ones;
+the SDPA call timed with them; the paged calls' SDPA keeps the structured inputs) on Gaussian inputs, as bench/bench.py's dense rows do, instead of the structured ones;
 --d256 (--d64) runs head dim 256 (64) instead of 128, --d N any head dim the GPU runs (e.g. 96, zero-padded
 onto the d = 128 kernel); --tokens N gives each sequence N query tokens
 (speculative decoding: N x 4 packed rows per KV head; SDPA then attends without a mask). Example:
