@@ -76,14 +76,15 @@ def timeit_interleaved(fns, rounds=5, **kw):
     return [statistics.median(t) for t in ts]
 
 
-def paged_cache(k, v, page, spare=0):
-    """k, v [B, L, Hkv, D] moved into page pools of `page` keys in a shuffled order, the last page
+def paged_cache(k, v, page, spare=0, shuffle=True):
+    """k, v [B, L, Hkv, D] moved into page pools of `page` keys in a shuffled order (with
+    shuffle=False in order: sequence after sequence, as a contiguous cache), the last page
     of each sequence zero-padded, with `spare` pages no sequence uses: (k pool, v pool, the call's
     paged arguments for Blasst.params)."""
     B, L, Hkv, D = k.shape
     per = (L + page - 1) // page
     n = B * per + spare
-    perm = torch.randperm(n, device="cuda")[:B * per]
+    perm = (torch.randperm(n, device="cuda") if shuffle else torch.arange(n, device="cuda"))[:B * per]
     pools = []
     for x in (k, v):
         pool = torch.zeros(n, page, Hkv, D, device="cuda", dtype=x.dtype)
@@ -334,19 +335,19 @@ def bench_decode(bl, configs, rows, page_size=64, heads=(32, 8), lq=1, kind="dec
                 ref = o.clone()
                 if hot is None:
                     t_sdpa = sdpa_err = None
-                    if paged:
+                    # Dense and SDPA timed in alternation (dense >= SDPA is a target, paged caches
+                    # included). SDPA has no paged form: a paged call's SDPA row is SDPA on the
+                    # contiguous cache k, v that holds the same keys and values (since session 39;
+                    # before, paged dense was timed alone and had no SDPA row).
+                    backends = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION,
+                                SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH] if SDPBackend else None
+                    try:
+                        out = sdpa(q, k, v, False, backends)
+                        sdpa_err = (out.transpose(1, 2).float() - ref.float()).abs().max().item()
+                        td, t_sdpa = timeit_interleaved([lambda: bl.run(pd), lambda: sdpa(q, k, v, False, backends)], iters=20)
+                    except Exception as e:  # noqa: BLE001
+                        sdpa_err = str(e)[:200]
                         td = timeit(lambda: bl.run(pd), iters=20)
-                    else:
-                        # Dense and SDPA timed in alternation (dense >= SDPA is a target).
-                        backends = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION,
-                                    SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH] if SDPBackend else None
-                        try:
-                            out = sdpa(q, k, v, False, backends)
-                            sdpa_err = (out.transpose(1, 2).float() - ref.float()).abs().max().item()
-                            td, t_sdpa = timeit_interleaved([lambda: bl.run(pd), lambda: sdpa(q, k, v, False, backends)], iters=20)
-                        except Exception as e:  # noqa: BLE001
-                            sdpa_err = str(e)[:200]
-                            td = timeit(lambda: bl.run(pd), iters=20)
                     rows.append(dict(base, impl="blasst dense", t_us=td * 1e6, gbs=kvbytes / td / 1e9, skipped=0.0))
                     if torch.cuda.get_device_capability()[0] == 9:
                         # The portable mma.sync decode kernel, for comparison.
@@ -355,11 +356,12 @@ def bench_decode(bl, configs, rows, page_size=64, heads=(32, 8), lq=1, kind="dec
                         del os.environ["BLASST_DECODE_KERNEL"]
                         rows.append(dict(base, impl="blasst dense (mma.sync kernel)", t_us=t * 1e6,
                                          gbs=kvbytes / t / 1e9, skipped=0.0))
+                    sdpa_name = "torch sdpa (contiguous cache)" if paged else "torch sdpa"
                     if t_sdpa is not None:
-                        rows.append(dict(base, impl="torch sdpa", t_us=t_sdpa * 1e6, gbs=kvbytes / t_sdpa / 1e9,
-                                         err_vs_blasst=sdpa_err))
+                        rows.append(dict(base, impl=sdpa_name, t_us=t_sdpa * 1e6, gbs=kvbytes / t_sdpa / 1e9,
+                                         err_vs_blasst=sdpa_err, dense_us_same_input=td * 1e6))
                     elif sdpa_err is not None:
-                        rows.append(dict(base, impl="torch sdpa", error=sdpa_err))
+                        rows.append(dict(base, impl=sdpa_name, error=sdpa_err))
                     continue
                 p = bl.with_workspace(bl.params(q, kk, vv, o, factor=1e-3 * L, stats=stats, **kw))
                 frac = skipped_fraction(bl, p, stats)

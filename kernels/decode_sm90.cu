@@ -122,10 +122,37 @@ DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
   return L;
 }
 
+// Where row r0 + i * RSTEP of a tile goes (i is a compile-time constant: no select), from the
+// thread's first chunk in the buffer (dst) and the one for rows of the other swizzle (dst1).
+#define TILE_DST(i) ((((i) * RSTEP) % 8 == 0 ? dst : dst1) + (i) * RSTEP * ROWB)
+
+// The copies of a tile over pages of 2^LOG2 = 16 or 32 keys (validate.rs: the GPU's pages are
+// powers of two of at least 16 keys). A page holds at least RSTEP rows, so row r0 + i * RSTEP
+// (r0 < RSTEP) lies in entry (i * RSTEP) >> LOG2 of the tile's 64 >> LOG2 block-table entries,
+// at row r0 + (i * RSTEP) % 2^LOG2 of its page, the same entry for every thread: each entry is
+// read once (the tile's 4 or 2 reads, not one per copy: 8 at d = 128, which cost 16-key pages
+// in the same order as a contiguous cache 4-6 % against it, run 222).
+static_assert(RSTEP <= 16, "a 16-key page must hold RSTEP rows");
+template <int LOG2>
+DEVI void load_tile_small_pages(const KernelParams &p, const TileLoader &L, int b, int row0, int lk, u32 dst, u32 dst1) {
+  constexpr int E = DBN >> LOG2;
+  const int *bt = p.block_table + (i64)b * p.block_table_stride + (row0 >> LOG2);
+  int e[E];
+  #pragma unroll
+  for (int q = 0; q < E; ++q) e[q] = row0 + (q << LOG2) < lk ? __ldg(bt + q) : 0;
+  const u16 *row0_base = L.base - (i64)L.r0 * L.rs;  // this thread's chunk of row 0 of page 0
+  #pragma unroll
+  for (int i = 0; i < NLOAD; ++i) {
+    constexpr int PAGE_MASK = (1 << LOG2) - 1;
+    const int in_page = L.r0 + ((i * RSTEP) & PAGE_MASK);
+    const bool valid = row0 + L.r0 + i * RSTEP < lk && TILE_USED(L);
+    const u16 *src = row0_base + (i64)e[(i * RSTEP) >> LOG2] * L.bs + (i64)in_page * L.rs;
+    cp_async16_l2(TILE_DST(i), valid ? src : L.base, valid);
+  }
+}
+
 DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0, int lk, u32 buf, u32 bar) {
   const u32 dst = buf + L.dst, dst1 = buf + L.dst1;
-  // Where row r0 + i * RSTEP of the tile goes (i is a compile-time constant: no select).
-#define TILE_DST(i) ((((i) * RSTEP) % 8 == 0 ? dst : dst1) + (i) * RSTEP * ROWB)
   const i64 step = (i64)RSTEP * L.rs;
 #if PAGED
   if (p.page_size_log2 >= 6) {
@@ -138,15 +165,10 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
       cp_async16_l2(TILE_DST(i), valid ? src : L.base, valid);
       src += step;
     }
+  } else if (p.page_size_log2 == 5) {
+    load_tile_small_pages<5>(p, L, b, row0, lk, dst, dst1);
   } else {
-    const u16 *src = L.base - (i64)L.r0 * L.rs;
-    #pragma unroll
-    for (int i = 0; i < NLOAD; ++i) {
-      const int pos = row0 + L.r0 + i * RSTEP;
-      const bool valid = pos < lk && TILE_USED(L);
-      const int page = valid ? p.block_table[(i64)b * p.block_table_stride + (pos >> p.page_size_log2)] : 0;
-      cp_async16_l2(TILE_DST(i), src + (i64)page * L.bs + (i64)(pos & ((1 << p.page_size_log2) - 1)) * L.rs, valid);
-    }
+    load_tile_small_pages<4>(p, L, b, row0, lk, dst, dst1);
   }
 #else
   (void)b; (void)p;
@@ -166,9 +188,9 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
     }
   }
 #endif
-#undef TILE_DST
   cp_async_mbar_arrive(bar);
 }
+#undef TILE_DST
 
 DEVI void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");

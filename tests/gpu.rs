@@ -76,7 +76,7 @@ fn dims_from_env(var: &str, default: &[usize]) -> Vec<usize> {
 fn gpu_cases(dtype: u32) -> Vec<Case> {
     // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64, 128 and 256, causal or
     // not.
-    let shapes: [(usize, usize, &[usize], &[usize], Layout); 17] = [
+    let shapes: [(usize, usize, &[usize], &[usize], Layout); 18] = [
         // prefill: padded, odd lengths (not multiples of 128), GQA 4
         (8, 2, &[300, 300], &[300, 300], Layout::Bshd),
         // prefill with more CTAs (128 rows x head x sequence) than the H200 has multiprocessors
@@ -99,6 +99,7 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         // (2 and 4 KV splits: on Hopper merged inside a thread-block cluster)
         (32, 8, &[1, 1, 1], &[5000, 77, 1], Layout::Bshd),
         (32, 8, &[1, 1], &[3000, 200], Layout::Paged(16)),
+        (32, 8, &[1, 1], &[3000, 200], Layout::Paged(32)),
         (32, 8, &[1, 1], &[3000, 200], Layout::Paged(64)),
         (32, 8, &[1, 1], &[3000, 200], Layout::Paged(256)),
         // 19 splits: more than a cluster merges (MAX_CLUSTER_MERGE_SPLITS = 4), so the Hopper

@@ -75,11 +75,13 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
 /// per SM from `BLASST_DECODE_UNITS=132`) measured it +8-9 % at 16 x 16K and 16 x 32K (1 split
 /// instead of 2; 1.04x PyTorch SDPA) and +10 % at 1 x 64K (16 splits instead of 33), against
 /// d = 80 -9 % at 1 x 64K and +0-3.5 % elsewhere (d = 80 keeps two CTAs per SM).
+/// `BLASST_DECODE_PAGED_ONE_PER_SM=1` extends the rule to paged calls (an A/B switch, off).
 /// `BLASST_DECODE_DENSE_ONE_PER_SM=0` turns it off (an A/B switch, read once per process or, with
 /// `BLASST_LIVE_SWITCHES=1`, at every call: `crate::switches`).
 fn dense_one_cta_per_sm(d: &Desc, block_m: u32) -> bool {
     d.factor == 0.0
-        && d.paged.is_none()
+        && (d.paged.is_none()
+            || crate::switches::DECODE_PAGED_ONE_PER_SM.test(|v| v.is_some_and(|v| v.trim() == "1")))
         && (d.head_dim == 128 || d.head_dim == 96)
         && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m, d.kernel_dim())
         && !crate::switches::DECODE_DENSE_ONE_PER_SM.test(|v| v.is_some_and(|v| v.trim() == "0"))
