@@ -67,21 +67,34 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
 /// 161, four processes), 0.979-0.997x PyTorch SDPA, never above it, and deeper pipelines did not
 /// help it (run 162): those keep two CTAs per SM. Skip calls keep two CTAs per SM:
 /// one CTA's decisions and V loads overlap the other's K stream (one per SM cost them 5-7 %), and
-/// so does the calibration sweep, which counts what skip calls would skip; paged calls too (one
-/// CTA per SM exposes each tile's block-table read: 5-6 % slower, session 7), and the other head
-/// dims (d = 64 measured faster with more CTAs, session 12; d = 256 runs one CTA per SM anyway).
+/// so does the calibration sweep, which counts what skip calls would skip; paged calls over pages
+/// of fewer than 256 keys too (one CTA per SM: 5-6 % slower with 64-key pages in session 7, 3-5 %
+/// at 1 x 128K in runs 221, 223 and 224 (session 39), whether each tile's block-table entry was
+/// read before its copies or an iteration ahead (run 221); 16-key pages 25-38 % slower), while
+/// over 256-key pages, where three tiles in four reuse the previous tile's entry, it measured
+/// +1.5-2.2 % at 1 x 128K (runs 223-224: 0.996-1.000x of the contiguous call, 1.005-1.016x
+/// PyTorch SDPA; `bench/micro/paged_layout.py`); and the other head dims (d = 64 measured faster with more CTAs, session 12; d = 256 runs one CTA per SM anyway).
 /// Head dim 96 (on the d = 128 kernel, 192-byte rows) takes the rule as well, and there one
 /// split is allowed too (`one_per_sm_splits_allowed`): run 211 (session 35, interleaved, one CTA
 /// per SM from `BLASST_DECODE_UNITS=132`) measured it +8-9 % at 16 x 16K and 16 x 32K (1 split
 /// instead of 2; 1.04x PyTorch SDPA) and +10 % at 1 x 64K (16 splits instead of 33), against
 /// d = 80 -9 % at 1 x 64K and +0-3.5 % elsewhere (d = 80 keeps two CTAs per SM).
-/// `BLASST_DECODE_PAGED_ONE_PER_SM=1` extends the rule to paged calls (an A/B switch, off).
+/// `BLASST_DECODE_PAGED_ONE_PER_SM=1` extends the rule to paged calls of any page size, `=0`
+/// keeps every paged call at two CTAs per SM (A/B switches).
 /// `BLASST_DECODE_DENSE_ONE_PER_SM=0` turns it off (an A/B switch, read once per process or, with
 /// `BLASST_LIVE_SWITCHES=1`, at every call: `crate::switches`).
+/// The smallest page (keys) whose paged dense decode calls take `dense_one_cta_per_sm`'s rule.
+const PAGED_ONE_PER_SM_MIN_PAGE: usize = 256;
+
 fn dense_one_cta_per_sm(d: &Desc, block_m: u32) -> bool {
     d.factor == 0.0
-        && (d.paged.is_none()
-            || crate::switches::DECODE_PAGED_ONE_PER_SM.test(|v| v.is_some_and(|v| v.trim() == "1")))
+        && d.paged.as_ref().is_none_or(|pg| {
+            crate::switches::DECODE_PAGED_ONE_PER_SM.test(|v| match v.map(str::trim) {
+                Some("1") => true,
+                Some("0") => false,
+                _ => pg.page_size >= PAGED_ONE_PER_SM_MIN_PAGE,
+            })
+        })
         && (d.head_dim == 128 || d.head_dim == 96)
         && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m, d.kernel_dim())
         && !crate::switches::DECODE_DENSE_ONE_PER_SM.test(|v| v.is_some_and(|v| v.trim() == "0"))
@@ -234,16 +247,20 @@ mod tests {
         d
     }
 
-    /// `d` with a cache of 64-key pages for `lk` keys per sequence.
-    fn paged_64(d: &Desc, lk: usize) -> Desc {
+    /// `d` with a cache of `page`-key pages for `lk` keys per sequence.
+    fn paged(d: &Desc, lk: usize, page: usize) -> Desc {
         Desc {
             paged: Some(super::super::validate::Paged {
-                page_size: 64,
-                table_stride: lk.div_ceil(64),
+                page_size: page,
+                table_stride: lk.div_ceil(page),
                 num_pages: 0,
             }),
             ..d.clone()
         }
+    }
+
+    fn paged_64(d: &Desc, lk: usize) -> Desc {
+        paged(d, lk, 64)
     }
 
     #[test]
@@ -274,9 +291,16 @@ mod tests {
                 dense,
                 "dense {b}x{lk} {hq}/{hkv} lq {lq}"
             );
-            // Paged dense calls, other head dims and other GPUs keep the skip calls' plan.
-            let paged = paged_64(&dense_d, lk);
-            assert_eq!(default_plan(&paged).num_kv_splits, skip);
+            // Paged dense calls over pages of fewer than 256 keys, other head dims and other
+            // GPUs keep the skip calls' plan; over 256-key pages and more, the dense one.
+            for (page, splits) in [(16, skip), (64, skip), (128, skip), (256, dense), (1024, dense)] {
+                let paged = paged(&dense_d, lk, page);
+                assert_eq!(
+                    default_plan(&paged).num_kv_splits,
+                    splits,
+                    "paged dense {b}x{lk} {hq}/{hkv} lq {lq}, {page}-key pages"
+                );
+            }
             let mut portable = dense_d;
             portable.gpu.sm90a = false;
             let mut portable_skip = d;
