@@ -5,7 +5,8 @@ In one process, on Gaussian inputs (bf16, d = 128, 32 query / 8 KV heads, one to
 shuffled order and in order (the pool then holds exactly the contiguous cache's bytes, so
 only the kernel differs), for each build given, and PyTorch SDPA on the contiguous cache, all
 timed in alternation (bench.py's timeit_interleaved). Builds as in bench/ab_decode.py
-(path[:VAR=VALUE,...]). Usage: python3 bench/micro/paged_layout.py LIB... [--size BxL ...]"""
+(path[:VAR=VALUE,...]). --pages 16,128 replaces the page sizes (16, 64, 256).
+Usage: python3 bench/micro/paged_layout.py LIB... [--size BxL ...] [--pages P,P,...]"""
 import os
 import sys
 
@@ -15,7 +16,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from blasst_ctypes import Builds, size_args  # noqa: E402
 from bench import SDPBackend, paged_cache, sdpa, timeit_interleaved  # noqa: E402
 
-sizes, specs = size_args(sys.argv[1:], [(1, 131072), (16, 32768), (64, 8192)])
+args = sys.argv[1:]
+pages = (16, 64, 256)
+if "--pages" in args:
+    i = args.index("--pages")
+    pages = tuple(int(x) for x in args[i + 1].split(","))
+    del args[i:i + 2]
+sizes, specs = size_args(args, [(1, 131072), (16, 32768), (64, 8192)])
 builds = Builds(specs)
 Hq, Hkv, D = 32, 8, 128
 BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
@@ -26,7 +33,7 @@ for B, L in sizes:
     o = torch.empty_like(q)
     gb = 2 * B * L * Hkv * D * 2 / 1e9
     layouts = {"contiguous": (k, v, {})}
-    for page in (16, 64, 256):
+    for page in pages:
         for shuffle in (True, False):
             layouts[f"paged {page} {'shuffled' if shuffle else 'in order'}"] = paged_cache(k, v, page, shuffle=shuffle)
     calls = []  # (build, layout name, params); the layouts' tensors outlive them (params hold pointers)

@@ -55,3 +55,12 @@ emulated_gpu_tests() {
   echo "gpu tests (emulating $smem) exit $?" | tee -a "$LOG"
   grep -E "test result|panicked|FAILED" "$OUT/gpu-tests-$name.log" | head -5 | tee -a "$LOG"
 }
+# bench/micro/paged_layout.py (since session 39) into $OUT/NAME-paged-layout.log, its arguments
+# after NAME: paged_layout NAME LIB... [--size BxL ...] [--pages P,...].
+paged_layout() {
+  local name=$1
+  shift
+  step "paged layout ($name)"
+  timeout "${LAYOUT_TIMEOUT:-300}" python3 bench/micro/paged_layout.py "$@" > "$OUT/$name-paged-layout.log" 2>&1
+  echo "paged layout exit $?" | tee -a "$LOG"
+}

@@ -73,7 +73,8 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
 /// read before its copies or an iteration ahead (run 221); 16-key pages 25-38 % slower), while
 /// over 256-key pages, where three tiles in four reuse the previous tile's entry, it measured
 /// +1.5-2.2 % at 1 x 128K (runs 223-224: 0.996-1.000x of the contiguous call, 1.005-1.016x
-/// PyTorch SDPA; `bench/micro/paged_layout.py`); and the other head dims (d = 64 measured faster with more CTAs, session 12; d = 256 runs one CTA per SM anyway).
+/// PyTorch SDPA; `bench/micro/paged_layout.py`), at 2 x 32K +2.0 % and 8 x 8K +6.4 % (run 225);
+/// 128-key pages measured -0.4..+3.7 % (run 226) and keep two; and the other head dims (d = 64 measured faster with more CTAs, session 12; d = 256 runs one CTA per SM anyway).
 /// Head dim 96 (on the d = 128 kernel, 192-byte rows) takes the rule as well, and there one
 /// split is allowed too (`one_per_sm_splits_allowed`): run 211 (session 35, interleaved, one CTA
 /// per SM from `BLASST_DECODE_UNITS=132`) measured it +8-9 % at 16 x 16K and 16 x 32K (1 split
@@ -293,7 +294,13 @@ mod tests {
             );
             // Paged dense calls over pages of fewer than 256 keys, other head dims and other
             // GPUs keep the skip calls' plan; over 256-key pages and more, the dense one.
-            for (page, splits) in [(16, skip), (64, skip), (128, skip), (256, dense), (1024, dense)] {
+            for (page, splits) in [
+                (16, skip),
+                (64, skip),
+                (128, skip),
+                (256, dense),
+                (1024, dense),
+            ] {
                 let paged = paged(&dense_d, lk, page);
                 assert_eq!(
                     default_plan(&paged).num_kv_splits,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (Its paged_layout step was written out inline when it ran; the same command.)
 # Run 223 (session 39): the small-page copies reading each block-table entry once
 # (kernels/decode_sm90.cu load_tile_small_pages) against the shipped build (fb0e7f5,
 # target/device-base), and with paged dense calls planned for one CTA per SM
@@ -7,8 +8,6 @@
 source bench/runs/common.sh
 nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv
 precompile
-step "paged layout"
-timeout 300 python3 bench/micro/paged_layout.py target/device-base/libblasst.so target/device/libblasst.so \
-  target/device/libblasst.so:BLASST_DECODE_PAGED_ONE_PER_SM=1 > "$OUT/run223-paged-layout.log" 2>&1
-echo "paged layout exit $?" | tee -a "$LOG"
+paged_layout run223 target/device-base/libblasst.so target/device/libblasst.so \
+  target/device/libblasst.so:BLASST_DECODE_PAGED_ONE_PER_SM=1
 gpu_tests

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (Its paged_layout step was written out inline when it ran; the same command.)
 # Run 224 (session 39): the paged decode's block-table entries read by one to four threads into a
 # shared-memory ring KSLOTS + 1 tiles ahead, the copies reading them from there
 # (kernels/decode_sm90.cu pring), against c237e34 (target/device-base: every thread reads the
@@ -8,8 +9,6 @@
 source bench/runs/common.sh
 nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv
 precompile
-step "paged layout"
-timeout 300 python3 bench/micro/paged_layout.py target/device-base/libblasst.so target/device/libblasst.so \
-  target/device/libblasst.so:BLASST_DECODE_PAGED_ONE_PER_SM=1 > "$OUT/run224-paged-layout.log" 2>&1
-echo "paged layout exit $?" | tee -a "$LOG"
+paged_layout run224 target/device-base/libblasst.so target/device/libblasst.so \
+  target/device/libblasst.so:BLASST_DECODE_PAGED_ONE_PER_SM=1
 gpu_tests
