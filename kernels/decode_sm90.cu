@@ -131,7 +131,8 @@ DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
 // (r0 < RSTEP) lies in entry (i * RSTEP) >> LOG2 of the tile's 64 >> LOG2 block-table entries,
 // at row r0 + (i * RSTEP) % 2^LOG2 of its page, the same entry for every thread: each entry is
 // read once (the tile's 4 or 2 reads, not one per copy: 8 at d = 128, which cost 16-key pages
-// in the same order as a contiguous cache 4-6 % against it, run 222).
+// in the same order as a contiguous cache 4-6 % against it, run 222; read once, 16-key pages
+// +2-7 %, run 223).
 static_assert(RSTEP <= 16, "a 16-key page must hold RSTEP rows");
 template <int LOG2>
 DEVI void load_tile_small_pages(const KernelParams &p, const TileLoader &L, int b, int row0, int lk, u32 dst, u32 dst1) {

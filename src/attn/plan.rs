@@ -54,7 +54,11 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
         })
 }
 
-/// Dense decode calls on the Hopper decode kernel at d = 128 with a contiguous (not paged) cache
+/// The smallest page (keys) whose paged dense decode calls take `dense_one_cta_per_sm`'s rule.
+const PAGED_ONE_PER_SM_MIN_PAGE: usize = 256;
+
+/// Dense decode calls on the Hopper decode kernel at d = 128 with a contiguous cache (or a paged
+/// one of pages of `PAGED_ONE_PER_SM_MIN_PAGE` keys or more)
 /// size their splits for one CTA per multiprocessor rather than the two that fit, where that
 /// gives 2 or more than 4 splits. Why (session 19, runs 127-128, Nsight Compute on the H200): at
 /// 16 x 32K the kernel's 256 CTAs (128 (sequence, KV head) units x 2 splits, two per SM) read DRAM
@@ -74,7 +78,8 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
 /// over 256-key pages, where three tiles in four reuse the previous tile's entry, it measured
 /// +1.5-2.2 % at 1 x 128K (runs 223-224: 0.996-1.000x of the contiguous call, 1.005-1.016x
 /// PyTorch SDPA; `bench/micro/paged_layout.py`), at 2 x 32K +2.0 % and 8 x 8K +6.4 % (run 225);
-/// 128-key pages measured -0.4..+3.7 % (run 226) and keep two; and the other head dims (d = 64 measured faster with more CTAs, session 12; d = 256 runs one CTA per SM anyway).
+/// 128-key pages measured -0.4..+3.7 % (run 226) and keep two; and the other head dims (d = 64
+/// measured faster with more CTAs, session 12; d = 256 runs one CTA per SM anyway).
 /// Head dim 96 (on the d = 128 kernel, 192-byte rows) takes the rule as well, and there one
 /// split is allowed too (`one_per_sm_splits_allowed`): run 211 (session 35, interleaved, one CTA
 /// per SM from `BLASST_DECODE_UNITS=132`) measured it +8-9 % at 16 x 16K and 16 x 32K (1 split
@@ -84,9 +89,6 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
 /// keeps every paged call at two CTAs per SM (A/B switches).
 /// `BLASST_DECODE_DENSE_ONE_PER_SM=0` turns it off (an A/B switch, read once per process or, with
 /// `BLASST_LIVE_SWITCHES=1`, at every call: `crate::switches`).
-/// The smallest page (keys) whose paged dense decode calls take `dense_one_cta_per_sm`'s rule.
-const PAGED_ONE_PER_SM_MIN_PAGE: usize = 256;
-
 fn dense_one_cta_per_sm(d: &Desc, block_m: u32) -> bool {
     d.factor == 0.0
         && d.paged.as_ref().is_none_or(|pg| {
