@@ -4,7 +4,10 @@ dense prefill on random inputs and one Skip-Softmax prefill on structured inputs
 skipped tiles (S = 8K, 32 heads); `prefill-nothing`: dense prefill, then the Skip-Softmax kernel
 with a factor that skips nothing, on the same random inputs (S = 8K); `sdpa-decode`: PyTorch SDPA on the 16 x 32K decode inputs, then
 blasst on the same size; `decode-wide`: 4 x 32K, 4 tokens x 32/4 heads (32 packed rows), dense and
-~70 % skipped. All bf16, d = 128. For example
+~70 % skipped; `paged-1sm` (session 39): 1 x 128K dense over the contiguous cache and over 64- and
+256-key pages in order (the same bytes in the same order), all planned for one CTA per SM
+(BLASST_DECODE_PAGED_ONE_PER_SM=1), each once between cudaProfilerStart and Stop (ncu
+--profile-from-start off). All bf16, d = 128. For example
 ncu -k regex:prefill90 python3 bench/profile_one.py target/device/libblasst.so prefill"""
 import os
 import sys
@@ -36,6 +39,25 @@ def decode(B, L, hot, HKV=8, LQ=1):
     print(f"decode {B}x{L} hot={hot}: visited/skipped (2 calls)", stats.tolist())
 
 
+if what == "paged-1sm":
+    from bench import paged_cache  # noqa: E402
+    os.environ["BLASST_DECODE_PAGED_ONE_PER_SM"] = "1"
+    B, L = 1, 131072
+    q = torch.randn(B, 1, 32, D, device="cuda", dtype=torch.bfloat16)
+    k, v = (torch.randn(B, L, 8, D, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    o = torch.empty_like(q)
+    layouts = [(k, v, {})] + [paged_cache(k, v, page, shuffle=False) for page in (64, 256)]
+    calls = [bl.with_workspace(bl.params(q, kk, vv, o, **kw)) for kk, vv, kw in layouts]
+    for p in calls:
+        for _ in range(3):
+            bl.run(p)
+    torch.cuda.synchronize()
+    torch.cuda.profiler.start()
+    for p in calls:
+        bl.run(p)
+    torch.cuda.synchronize()
+    torch.cuda.profiler.stop()
+    print("done: contiguous, 64-key pages, 256-key pages")
 if what == "sdpa-decode":
     # PyTorch SDPA on the 16 x 32K decode inputs, for a side-by-side profile with `decode`.
     from bench import SDPBackend, sdpa  # noqa: E402
