@@ -74,7 +74,8 @@ const PAGED_ONE_PER_SM_MIN_PAGE: usize = 256;
 /// so does the calibration sweep, which counts what skip calls would skip; paged calls over pages
 /// of fewer than 256 keys too (one CTA per SM: 5-6 % slower with 64-key pages in session 7, 3-5 %
 /// at 1 x 128K in runs 221, 223 and 224 (session 39), whether each tile's block-table entry was
-/// read before its copies or an iteration ahead (run 221); 16-key pages 25-38 % slower), while
+/// read before its copies or an iteration ahead (run 221; Nsight Compute, run 227: each read
+/// waits behind the copies in flight); 16-key pages 25-38 % slower), while
 /// over 256-key pages, where three tiles in four reuse the previous tile's entry, it measured
 /// +1.5-2.2 % at 1 x 128K (runs 223-224: 0.996-1.000x of the contiguous call, 1.005-1.016x
 /// PyTorch SDPA; `bench/micro/paged_layout.py`), at 2 x 32K +2.0 % and 8 x 8K +6.4 % (run 225);
