@@ -1,7 +1,7 @@
 # Simulates page-entries-in-lanes.patch's slot/batch bookkeeping (kernels/decode_sm90.cu PageEntries) against
 # direct table reads: every K and V copy's entries, for 16- to 1024-key pages, KSLOTS 2-8, random split
 # ranges and lengths. Run on the CPU: python3 bench/runs/session39/page-entries-in-lanes-sim.py (prints "ok 800").
-import itertools, random
+import random
 def run(n, hi, lk, log2, KSLOTS):
     e_log2 = 0 if log2 >= 6 else 6 - log2
     E = 1 << e_log2
