@@ -252,7 +252,7 @@ mod tests {
     }
 
     /// `d` with a cache of `page`-key pages for `lk` keys per sequence.
-    fn paged(d: &Desc, lk: usize, page: usize) -> Desc {
+    fn with_pages(d: &Desc, lk: usize, page: usize) -> Desc {
         Desc {
             paged: Some(super::super::validate::Paged {
                 page_size: page,
@@ -261,10 +261,6 @@ mod tests {
             }),
             ..d.clone()
         }
-    }
-
-    fn paged_64(d: &Desc, lk: usize) -> Desc {
-        paged(d, lk, 64)
     }
 
     #[test]
@@ -304,7 +300,7 @@ mod tests {
                 (256, dense),
                 (1024, dense),
             ] {
-                let paged = paged(&dense_d, lk, page);
+                let paged = with_pages(&dense_d, lk, page);
                 assert_eq!(
                     default_plan(&paged).num_kv_splits,
                     splits,
@@ -368,7 +364,7 @@ mod tests {
                 splits,
                 "dense d {hd} {b}x{lk}"
             );
-            let paged = paged_64(&dense, lk);
+            let paged = with_pages(&dense, lk, 64);
             let mut skip = dense.clone();
             skip.factor = 1.0;
             assert_eq!(
