@@ -135,31 +135,26 @@ DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
 // +2-7 %, run 223).
 static_assert(RSTEP <= 16, "a 16-key page must hold RSTEP rows");
 template <int LOG2>
-DEVI void load_tile_small_pages(const KernelParams &p, const TileLoader &L, int b, int row0, int lk, u32 dst, u32 dst1) {
-  constexpr int E = DBN >> LOG2;
-  const int *bt = p.block_table + (i64)b * p.block_table_stride + (row0 >> LOG2);
-  int e[E];
-  #pragma unroll
-  for (int q = 0; q < E; ++q) e[q] = row0 + (q << LOG2) < lk ? __ldg(bt + q) : 0;
+DEVI void load_tile_small_pages(const TileLoader &L, const int *pe, int row0, int lk, u32 dst, u32 dst1) {
   const u16 *row0_base = L.base - (i64)L.r0 * L.rs;  // this thread's chunk of row 0 of page 0
   #pragma unroll
   for (int i = 0; i < NLOAD; ++i) {
     constexpr int PAGE_MASK = (1 << LOG2) - 1;
     const int in_page = L.r0 + ((i * RSTEP) & PAGE_MASK);
     const bool valid = row0 + L.r0 + i * RSTEP < lk && TILE_USED(L);
-    const u16 *src = row0_base + (i64)e[(i * RSTEP) >> LOG2] * L.bs + (i64)in_page * L.rs;
+    const u16 *src = row0_base + (i64)pe[(i * RSTEP) >> LOG2] * L.bs + (i64)in_page * L.rs;
     cp_async16_l2(TILE_DST(i), valid ? src : L.base, valid);
   }
 }
 
-DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0, int lk, u32 buf, u32 bar) {
+// pe: the tile's block-table entries (paged caches: decode_body's PageEntries).
+DEVI void load_tile(const KernelParams &p, const TileLoader &L, const int *pe, int row0, int lk, u32 buf, u32 bar) {
   const u32 dst = buf + L.dst, dst1 = buf + L.dst1;
   const i64 step = (i64)RSTEP * L.rs;
 #if PAGED
   if (p.page_size_log2 >= 6) {
-    // Pages of >= 64 keys: the (64-aligned) tile lies in one page, one table read.
-    const int page = p.block_table[(i64)b * p.block_table_stride + (row0 >> p.page_size_log2)];
-    const u16 *src = L.base + (i64)page * L.bs + (i64)(row0 & ((1 << p.page_size_log2) - 1)) * L.rs;
+    // Pages of >= 64 keys: the (64-aligned) tile lies in one page, entry pe[0].
+    const u16 *src = L.base + (i64)pe[0] * L.bs + (i64)(row0 & ((1 << p.page_size_log2) - 1)) * L.rs;
     #pragma unroll
     for (int i = 0; i < NLOAD; ++i) {
       const bool valid = row0 + L.r0 + i * RSTEP < lk && TILE_USED(L);
@@ -167,12 +162,12 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int b, int row0,
       src += step;
     }
   } else if (p.page_size_log2 == 5) {
-    load_tile_small_pages<5>(p, L, b, row0, lk, dst, dst1);
+    load_tile_small_pages<5>(L, pe, row0, lk, dst, dst1);
   } else {
-    load_tile_small_pages<4>(p, L, b, row0, lk, dst, dst1);
+    load_tile_small_pages<4>(L, pe, row0, lk, dst, dst1);
   }
 #else
-  (void)b; (void)p;
+  (void)pe; (void)p;
   const u16 *src = L.base + (i64)row0 * L.rs;
   if (row0 + DBN <= lk) {
     #pragma unroll
@@ -247,6 +242,26 @@ DEVI void cluster_merge_splits(const KernelParams &p, const Seq &s, int b, int k
   cluster_sync();
 }
 
+#if PAGED
+// Pages of 64 keys or more: a split's block-table entries in registers, spread over the lanes of
+// every warp (each warp holds the same): the entry of iteration t's tile lives in lane t % 32 of
+// batch t / 32. `cur` holds batch `batch`, `nxt` batch `batch + 1` (the K copies look KSLOTS < 32
+// iterations ahead) and `far` batch `batch + 2`, read from global memory 32 iterations before
+// anything reads its register, so that no copy waits for a table read: a copy's entry is a warp
+// shuffle. (Were `nxt` the register just loaded, the shuffles' select between `cur` and `nxt`
+// would wait for that load at every batch.) Why: Nsight Compute at one CTA per SM (run 227)
+// showed the wait for each tile's table read before its copies (an L2 round trip behind the
+// copies in flight) as the top stall of 64-key pages; with the entries in lanes, 64-key pages
+// at one CTA per SM ran 1.00-1.02x the contiguous call, 0.93-0.985x before (run 228).
+// 16- and 32-key pages (`small`) read a tile's 4 or 2 entries where its copies use them.
+struct PageEntries {
+  const int *bt;
+  int page_log2, batch, cur, nxt, far;
+  bool small;
+};
+static_assert(KSLOTS < 32, "the K look-ahead must stay within the next batch of entries");
+#endif
+
 template <int NT>
 DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -292,8 +307,48 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
 
   const TileLoader LK = make_loader(kbase, p.k_row_stride, p.k_batch_stride);
   const TileLoader LV = make_loader(vbase, p.v_row_stride, p.v_batch_stride);
-  for (int t = 0; t < KSLOTS && t < n; ++t)
-    load_tile(p, LK, b, TILE_OF(t) * DBN, s.lk, sK + t * TILE_SMEM, kfull + 8 * t);
+#if PAGED
+  PageEntries PE;
+  PE.bt = p.block_table + (i64)b * p.block_table_stride;
+  PE.page_log2 = p.page_size_log2;
+  PE.small = p.page_size_log2 < 6;
+  // This lane's entry of batch `batch` (0 past the split's tiles or the sequence).
+  auto batch_entry = [&](int batch) -> int {
+    const int t = batch * 32 + lane;
+    if (t >= n) return 0;
+    const int row = TILE_OF(t) * DBN;
+    return row < s.lk ? __ldg(PE.bt + (row >> PE.page_log2)) : 0;
+  };
+  PE.batch = 0;
+  PE.cur = PE.nxt = PE.far = 0;
+  if (!PE.small) {
+    PE.cur = batch_entry(0);
+    PE.nxt = batch_entry(1);
+    PE.far = batch_entry(2);
+  }
+  // The entries of iteration t's tile: for pages of 64 keys or more from the current or the next
+  // batch (warp-uniform); for 16- and 32-key pages read here (run 228: in lanes, their batches
+  // last 8 or 16 iterations and they measured 1-2.5 % slower at three sizes of four; they stay
+  // at two CTAs per SM, where the reads' latency is hidden).
+  auto tile_entries = [&](int t, int *pe) {
+    if (!PE.small) {
+      pe[0] = __shfl_sync(0xffffffffu, (t >> 5) == PE.batch ? PE.cur : PE.nxt, t & 31);
+      return;
+    }
+    const int row0 = TILE_OF(t) * DBN;
+    const int *bt = PE.bt + (row0 >> PE.page_log2);
+    #pragma unroll
+    for (int q = 0; q < 4; ++q)
+      if (q < (DBN >> PE.page_log2)) pe[q] = row0 + (q << PE.page_log2) < s.lk ? __ldg(bt + q) : 0;
+  };
+#endif
+  for (int t = 0; t < KSLOTS && t < n; ++t) {
+    int pe[4] = {0, 0, 0, 0};
+#if PAGED
+    tile_entries(t, pe);
+#endif
+    load_tile(p, LK, pe, TILE_OF(t) * DBN, s.lk, sK + t * TILE_SMEM, kfull + 8 * t);
+  }
 
   // Q^T as the B operand: qb[nt][ks] = rows nt*8 + lane/4, head-dim columns ks*16 + 2 (lane%4) + {0,1} and + 8.
   u32 qb[NT][KSTEPS][2];
@@ -337,6 +392,14 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       const int j = TILE_OF(it);
       const int ks_ = it % KSLOTS;
       const u32 kbuf = sK + ks_ * TILE_SMEM;
+#if PAGED
+      if (!PE.small && (it >> 5) != PE.batch) {  // this tile's entry starts the next batch
+        PE.cur = PE.nxt;
+        PE.nxt = PE.far;
+        ++PE.batch;
+        PE.far = batch_entry(PE.batch + 2);
+      }
+#endif
       mbar_wait(kfull + 8 * ks_, (u32)(it / KSLOTS) & 1u);
       // S^T (16 keys of this warp x 8 NT rows), two accumulator chains.
       float S[NT][4], S2[NT][4];
@@ -421,10 +484,19 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       // V_j if kept, then K of tile it + KSLOTS into the buffer K_j just freed.
       if (accept) {
         const int vs = it % VSLOTS;
-        load_tile(p, LV, b, j * DBN, s.lk, sV + vs * TILE_SMEM, vfull + 8 * vs);
+        int pe[4] = {0, 0, 0, 0};
+#if PAGED
+        tile_entries(it, pe);
+#endif
+        load_tile(p, LV, pe, j * DBN, s.lk, sV + vs * TILE_SMEM, vfull + 8 * vs);
       }
-      if (it + KSLOTS < n)
-        load_tile(p, LK, b, TILE_OF(it + KSLOTS) * DBN, s.lk, kbuf, kfull + 8 * ks_);
+      if (it + KSLOTS < n) {
+        int pe[4] = {0, 0, 0, 0};
+#if PAGED
+        tile_entries(it + KSLOTS, pe);
+#endif
+        load_tile(p, LK, pe, TILE_OF(it + KSLOTS) * DBN, s.lk, kbuf, kfull + 8 * ks_);
+      }
       if (accept) {
         // P = exp2((S - m) * scale_log2) with the new running max; the row sums follow the
         // running max (like kernels/decode.cu), O is rescaled when P V runs.

@@ -55,10 +55,10 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
 }
 
 /// The smallest page (keys) whose paged dense decode calls take `dense_one_cta_per_sm`'s rule.
-const PAGED_ONE_PER_SM_MIN_PAGE: usize = 256;
+const PAGED_ONE_PER_SM_MIN_PAGE: usize = 64;
 
 /// Dense decode calls on the Hopper decode kernel at d = 128 with a contiguous cache (or a paged
-/// one of pages of `PAGED_ONE_PER_SM_MIN_PAGE` keys or more)
+/// one of pages of `PAGED_ONE_PER_SM_MIN_PAGE` = 64 keys or more)
 /// size their splits for one CTA per multiprocessor rather than the two that fit, where that
 /// gives 2 or more than 4 splits. Why (session 19, runs 127-128, Nsight Compute on the H200): at
 /// 16 x 32K the kernel's 256 CTAs (128 (sequence, KV head) units x 2 splits, two per SM) read DRAM
@@ -71,15 +71,16 @@ const PAGED_ONE_PER_SM_MIN_PAGE: usize = 256;
 /// 161, four processes), 0.979-0.997x PyTorch SDPA, never above it, and deeper pipelines did not
 /// help it (run 162): those keep two CTAs per SM. Skip calls keep two CTAs per SM:
 /// one CTA's decisions and V loads overlap the other's K stream (one per SM cost them 5-7 %), and
-/// so does the calibration sweep, which counts what skip calls would skip; paged calls over pages
-/// of fewer than 256 keys too (one CTA per SM: 5-6 % slower with 64-key pages in session 7, 3-5 %
-/// at 1 x 128K in runs 221, 223 and 224 (session 39), whether each tile's block-table entry was
-/// read before its copies or an iteration ahead (run 221; Nsight Compute, run 227: each read
-/// waits behind the copies in flight); 16-key pages 25-38 % slower), while
-/// over 256-key pages, where three tiles in four reuse the previous tile's entry, it measured
-/// +1.5-2.2 % at 1 x 128K (runs 223-224: 0.996-1.000x of the contiguous call, 1.005-1.016x
-/// PyTorch SDPA; `bench/micro/paged_layout.py`), at 2 x 32K +2.0 % and 8 x 8K +6.4 % (run 225);
-/// 128-key pages measured -0.4..+3.7 % (run 226) and keep two; and the other head dims (d = 64
+/// so does the calibration sweep, which counts what skip calls would skip; paged calls over 16-
+/// and 32-key pages too (one CTA per SM: 18-38 % slower, runs 223-226 and 228, where each of a
+/// tile's 2-4 block-table entries is read by its copies). Pages of 64 keys or more, whose entries
+/// the kernel holds a batch ahead in its warps' lanes (`kernels/decode_sm90.cu` `PageEntries`),
+/// take the rule (run 228, `bench/micro/paged_layout.py`, shuffled pages: 64-key pages 1.018x /
+/// 1.001x / 0.997x of the contiguous call at 1 x 128K / 2 x 32K / 8 x 8K, 0.985x / 0.972x /
+/// 0.926x at two CTAs per SM with each entry read before its copies; 256-key pages
+/// 1.016-1.028x); before the entries were held in lanes, 64-key pages were 3-5 % slower at one
+/// per SM (each read waited behind the copies in flight: Nsight Compute, run 227) and only
+/// pages of 256 keys or more took it (session 39); and the other head dims (d = 64
 /// measured faster with more CTAs, session 12; d = 256 runs one CTA per SM anyway).
 /// Head dim 96 (on the d = 128 kernel, 192-byte rows) takes the rule as well, and there one
 /// split is allowed too (`one_per_sm_splits_allowed`): run 211 (session 35, interleaved, one CTA
@@ -291,12 +292,13 @@ mod tests {
                 dense,
                 "dense {b}x{lk} {hq}/{hkv} lq {lq}"
             );
-            // Paged dense calls over pages of fewer than 256 keys, other head dims and other
-            // GPUs keep the skip calls' plan; over 256-key pages and more, the dense one.
+            // Paged dense calls over 16- and 32-key pages, other head dims and other GPUs keep
+            // the skip calls' plan; over 64-key pages and more, the dense one.
             for (page, splits) in [
                 (16, skip),
-                (64, skip),
-                (128, skip),
+                (32, skip),
+                (64, dense),
+                (128, dense),
                 (256, dense),
                 (1024, dense),
             ] {
@@ -364,13 +366,20 @@ mod tests {
                 splits,
                 "dense d {hd} {b}x{lk}"
             );
-            let paged = with_pages(&dense, lk, 64);
+            // Paged over 16-key pages: the skip calls' plan; over 64-key pages: the dense
+            // contiguous one where the rule applies (d = 96 and 128, the same kernel).
             let mut skip = dense.clone();
             skip.factor = 1.0;
             assert_eq!(
-                default_plan(&paged),
+                default_plan(&with_pages(&dense, lk, 16)),
                 default_plan(&skip),
-                "paged d {hd} {b}x{lk}"
+                "paged 16 d {hd} {b}x{lk}"
+            );
+            let paged_64 = if hd >= 96 { &dense } else { &skip };
+            assert_eq!(
+                default_plan(&with_pages(&dense, lk, 64)).num_kv_splits,
+                default_plan(paged_64).num_kv_splits,
+                "paged 64 d {hd} {b}x{lk}"
             );
         }
     }
