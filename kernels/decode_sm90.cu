@@ -151,17 +151,18 @@ DEVI void load_tile_small_pages(const TileLoader &L, const int *pe, int row0, in
 DEVI void load_tile(const KernelParams &p, const TileLoader &L, const int *pe, int row0, int lk, u32 buf, u32 bar) {
   const u32 dst = buf + L.dst, dst1 = buf + L.dst1;
   const i64 step = (i64)RSTEP * L.rs;
-#if PAGED
-  if (p.page_size_log2 >= 6) {
-    // Pages of >= 64 keys: the (64-aligned) tile lies in one page, entry pe[0].
-    const u16 *src = L.base + (i64)pe[0] * L.bs + (i64)(row0 & ((1 << p.page_size_log2) - 1)) * L.rs;
-    #pragma unroll
-    for (int i = 0; i < NLOAD; ++i) {
-      const bool valid = row0 + L.r0 + i * RSTEP < lk && TILE_USED(L);
-      cp_async16_l2(TILE_DST(i), valid ? src : L.base, valid);
-      src += step;
-    }
-  } else if (p.page_size_log2 == 5) {
+#if PAGED && !PAGED_SMALL
+  // Pages of >= 64 keys: the (64-aligned) tile lies in one page, entry pe[0].
+  const u16 *src = L.base + (i64)pe[0] * L.bs + (i64)(row0 & ((1 << p.page_size_log2) - 1)) * L.rs;
+  #pragma unroll
+  for (int i = 0; i < NLOAD; ++i) {
+    const bool valid = row0 + L.r0 + i * RSTEP < lk && TILE_USED(L);
+    cp_async16_l2(TILE_DST(i), valid ? src : L.base, valid);
+    src += step;
+  }
+#elif PAGED
+  (void)step;
+  if (p.page_size_log2 == 5) {
     load_tile_small_pages<5>(L, pe, row0, lk, dst, dst1);
   } else {
     load_tile_small_pages<4>(L, pe, row0, lk, dst, dst1);
@@ -253,11 +254,11 @@ DEVI void cluster_merge_splits(const KernelParams &p, const Seq &s, int b, int k
 // showed the wait for each tile's table read before its copies (an L2 round trip behind the
 // copies in flight) as the top stall of 64-key pages; with the entries in lanes, 64-key pages
 // at one CTA per SM ran 1.00-1.02x the contiguous call, 0.93-0.985x before (run 228).
-// 16- and 32-key pages (`small`) read a tile's 4 or 2 entries where its copies use them.
+// 16- and 32-key pages (PAGED_SMALL, a specialisation of its own) read a tile's 4 or 2 entries
+// where its copies use them; `cur`, `nxt` and `far` unused.
 struct PageEntries {
   const int *bt;
   int page_log2, batch, cur, nxt, far;
-  bool small;
 };
 static_assert(KSLOTS < 32, "the K look-ahead must stay within the next batch of entries");
 #endif
@@ -311,7 +312,9 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   PageEntries PE;
   PE.bt = p.block_table + (i64)b * p.block_table_stride;
   PE.page_log2 = p.page_size_log2;
-  PE.small = p.page_size_log2 < 6;
+  PE.batch = 0;
+  PE.cur = PE.nxt = PE.far = 0;
+#if !PAGED_SMALL
   // This lane's entry of batch `batch` (0 past the split's tiles or the sequence).
   auto batch_entry = [&](int batch) -> int {
     const int t = batch * 32 + lane;
@@ -319,28 +322,25 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
     const int row = TILE_OF(t) * DBN;
     return row < s.lk ? __ldg(PE.bt + (row >> PE.page_log2)) : 0;
   };
-  PE.batch = 0;
-  PE.cur = PE.nxt = PE.far = 0;
-  if (!PE.small) {
-    PE.cur = batch_entry(0);
-    PE.nxt = batch_entry(1);
-    PE.far = batch_entry(2);
-  }
-  // The entries of iteration t's tile: for pages of 64 keys or more from the current or the next
-  // batch (warp-uniform); for 16- and 32-key pages read here (run 228: in lanes, their batches
-  // last 8 or 16 iterations and they measured 1-2.5 % slower at three sizes of four; they stay
-  // at two CTAs per SM, where the reads' latency is hidden).
+  PE.cur = batch_entry(0);
+  PE.nxt = batch_entry(1);
+  PE.far = batch_entry(2);
+  // The entry of iteration t's tile, from the current or the next batch (warp-uniform).
   auto tile_entries = [&](int t, int *pe) {
-    if (!PE.small) {
-      pe[0] = __shfl_sync(0xffffffffu, (t >> 5) == PE.batch ? PE.cur : PE.nxt, t & 31);
-      return;
-    }
+    pe[0] = __shfl_sync(0xffffffffu, (t >> 5) == PE.batch ? PE.cur : PE.nxt, t & 31);
+  };
+#else
+  // The entries of iteration t's tile over 16- or 32-key pages, read here (run 228: in lanes,
+  // their batches last 8 or 16 iterations and they measured 1-2.5 % slower at three sizes of
+  // four; they stay at two CTAs per SM, where the reads' latency is hidden).
+  auto tile_entries = [&](int t, int *pe) {
     const int row0 = TILE_OF(t) * DBN;
     const int *bt = PE.bt + (row0 >> PE.page_log2);
     #pragma unroll
     for (int q = 0; q < 4; ++q)
       if (q < (DBN >> PE.page_log2)) pe[q] = row0 + (q << PE.page_log2) < s.lk ? __ldg(bt + q) : 0;
   };
+#endif
 #endif
   for (int t = 0; t < KSLOTS && t < n; ++t) {
     int pe[4] = {0, 0, 0, 0};
@@ -392,8 +392,8 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       const int j = TILE_OF(it);
       const int ks_ = it % KSLOTS;
       const u32 kbuf = sK + ks_ * TILE_SMEM;
-#if PAGED
-      if (!PE.small && (it >> 5) != PE.batch) {  // this tile's entry starts the next batch
+#if PAGED && !PAGED_SMALL
+      if ((it >> 5) != PE.batch) {  // this tile's entry starts the next batch
         PE.cur = PE.nxt;
         PE.nxt = PE.far;
         ++PE.batch;

@@ -28,7 +28,8 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     if !nvrtc_or_skip() {
         return;
     }
-    // 2 dtypes x 3 head dims x (4 families x 3 modes x 2 layouts + 2 merges); the two Hopper
+    // 2 dtypes x 3 head dims x (4 families x 3 modes x 2 layouts + 3 modes of the Hopper decode
+    // kernel over 16- and 32-key pages + 2 merges); the two Hopper
     // families (wgmma prefill, decode on mbarrier-completed copies) only for sm_90a. Each
     // architecture's list sizes the portable decode kernel's pipeline for its GPUs' shared
     // memory; sm_86 (100 KB: also sm_89 and sm_120) adds the portable decode kernels of the
@@ -38,7 +39,7 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     let tuned = Variant::all(arch_smem_per_sm("sm_90a"));
     for arch in ["sm_80", "sm_90a", "sm_86"] {
         let variants = Variant::all(arch_smem_per_sm(arch));
-        assert_eq!(variants.len(), 2 * 3 * 26);
+        assert_eq!(variants.len(), 2 * 3 * 29);
         jobs.extend(
             variants
                 .into_iter()
@@ -47,7 +48,8 @@ fn all_variants_compile_for_sm80_and_sm90a() {
         );
     }
     // Head dims below a kernel's (`attn::gpu_kernel_dim`): 40, 96 and 160 on the d = 64, 128 and 256
-    // kernels, bf16, dense and Skip-Softmax, contiguous and paged (their code differs from the
+    // kernels, bf16, dense and Skip-Softmax, contiguous and paged (the Hopper decode kernel over
+    // small pages too) (their code differs from the
     // kernel's own only in the copies and stores of the columns past the call's head dim).
     let padded: Vec<(&str, Variant)> = ["sm_80", "sm_90a"]
         .into_iter()
@@ -61,7 +63,7 @@ fn all_variants_compile_for_sm80_and_sm90a() {
             })
         })
         .collect();
-    assert_eq!(padded.len(), 3 * (2 * 2 * 2 + 2) + 3 * (4 * 2 * 2 + 2));
+    assert_eq!(padded.len(), 3 * (2 * 2 * 2 + 2) + 3 * (4 * 2 * 2 + 2 + 2));
     assert!(
         padded
             .iter()
@@ -75,7 +77,7 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     let t0 = std::time::Instant::now();
     jobs.par_iter()
         .for_each(|(arch, v)| compiles_cleanly(v, arch));
-    assert_eq!(n, 2 * 3 * 26 * 2 - 2 * 3 * 12 + 2 * 2 * 6 + 2 * 6 + 84);
+    assert_eq!(n, 2 * 3 * 29 * 2 - 2 * 3 * 15 + 2 * 2 * 6 + 2 * 6 + 90);
     println!(
         "{n} (variant, architecture) pairs compiled on {} threads in {:.1} s",
         rayon::current_num_threads(),

@@ -1329,6 +1329,7 @@ unsafe fn launch_in(
         let mode = [skip, is_sweep && family != Family::Merge, d.paged.is_some()];
         let dims = [kd as u32, d.head_dim as u32];
         Variant::new(family, bf16, dims, mode, ctx.shape.smem_per_sm)
+            .with_small_pages(d.paged.as_ref().is_some_and(|pg| pg.page_size < 64))
     };
     match phase {
         Phase::Prefill => {

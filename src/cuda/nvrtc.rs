@@ -47,6 +47,11 @@ pub struct Variant {
     pub dim: u32,
     pub skip: bool,
     pub paged: bool,
+    /// The Hopper decode kernel over pages of 16 or 32 keys (`PAGED_SMALL`; a page of 64 keys or
+    /// more holds a whole tile, whose block-table entry that kernel keeps in its warps' lanes):
+    /// its own specialisation, since the other's code around the copies cost these pages 0.4-2.3 %
+    /// (session 40, run 229). False for every other variant.
+    pub small_pages: bool,
     /// Calibration sweep: a dense pass counting per candidate threshold (skip is false).
     pub sweep: bool,
     /// The portable decode kernel's pipeline depth and launch bounds (`decode_stages`,
@@ -266,7 +271,11 @@ impl Variant {
                 } else {
                     "dense"
                 },
-                if self.paged { "_paged" } else { "" }
+                match (self.paged, self.small_pages) {
+                    (false, _) => "",
+                    (true, false) => "_paged",
+                    (true, true) => "_paged_small",
+                }
             ),
         }
     }
@@ -285,7 +294,7 @@ impl Variant {
         let wgs = prefill90_consumer_wgs(self.head_dim as usize);
         let pwgs = prefill90_producer_wgs(self.head_dim as usize, self.paged);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define DIM {}\n#define SKIP {}\n#define PAGED {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n#define PREFILL_COMPACT {}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define DIM {}\n#define SKIP {}\n#define PAGED {}\n#define PAGED_SMALL {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n#define PREFILL_COMPACT {}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
@@ -295,6 +304,7 @@ impl Variant {
             self.dim,
             self.skip as u32,
             self.paged as u32,
+            self.small_pages as u32,
             self.sweep as u32,
             self.name(),
             self.stages,
@@ -347,11 +357,19 @@ impl Variant {
             dim,
             skip,
             paged,
+            small_pages: false,
             sweep,
             stages,
             ctas,
             compact: family == Family::Prefill && prefill_compact(kd, smem_per_sm),
         }
+    }
+
+    /// The Hopper decode kernel's specialisation for pages of 16 or 32 keys (`small_pages`) when
+    /// `small`; any other variant unchanged.
+    pub fn with_small_pages(mut self, small: bool) -> Variant {
+        self.small_pages = small && self.paged && self.family == Family::DecodeSm90;
+        self
     }
 
     /// Every specialisation of the calls of head dim `dim` on a GPU with `smem_per_sm` bytes of
@@ -371,13 +389,12 @@ impl Variant {
                 // dense, skip, sweep
                 for (skip, sweep) in [(false, false), (true, false), (false, true)] {
                     for paged in [false, true] {
-                        v.push(Variant::new(
-                            family,
-                            bf16,
-                            dims,
-                            [skip, sweep, paged],
-                            smem_per_sm,
-                        ));
+                        let var =
+                            Variant::new(family, bf16, dims, [skip, sweep, paged], smem_per_sm);
+                        if paged && family == Family::DecodeSm90 {
+                            v.push(var.clone().with_small_pages(true));
+                        }
+                        v.push(var);
                     }
                 }
             }
