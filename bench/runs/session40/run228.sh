@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (Its memcheck step was written out inline when it ran; the same command.)
 # Run 228 (session 40): session 39's prepared page-entries-in-lanes.patch (a split's block-table
 # entries a batch ahead in the warps' lanes, taken by shuffle) on the GPU. bench/micro/paged_layout.py
 # with the tree without the patch (target/device-base, 40e9dce) and the patched build with every
@@ -10,7 +11,4 @@ precompile
 LAYOUT_TIMEOUT=200 paged_layout run228 target/device-base/libblasst.so \
   target/device/libblasst.so:BLASST_DECODE_PAGED_ONE_PER_SM=1 target/device/libblasst.so:BLASST_DECODE_PAGED_ONE_PER_SM=0 \
   --pages 16,64,256 --size 1x131072 --size 2x32768 --size 8x8192 --size 16x32768
-step "memcheck (all GPU tests)"
-timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 > "$OUT/memcheck.log" 2>&1
-echo "memcheck exit $?" | tee -a "$LOG"
-grep -E "ERROR SUMMARY|test result|panicked" "$OUT/memcheck.log" | tail -5 | tee -a "$LOG"
+MEMCHECK_TIMEOUT=300 memcheck

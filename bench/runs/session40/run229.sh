@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (Its memcheck step was written out inline when it ran; the same command.)
 # Run 229 (session 40): the tree to be committed. Block-table entries of pages of 64 keys or more
 # in the warps' lanes (16- and 32-key pages read theirs where the copies use them, as before),
 # paged dense decode over pages of 64 keys or more planned for one CTA per SM.
@@ -12,8 +13,5 @@ precompile
 LAYOUT_TIMEOUT=150 paged_layout run229 target/device-base/libblasst.so \
   target/device-uniform/libblasst.so:BLASST_DECODE_PAGED_ONE_PER_SM=1 target/device/libblasst.so \
   --pages 16,32,64,128 --size 1x131072 --size 2x32768 --size 8x8192 --size 16x32768 --size 64x8192
-step "memcheck (all GPU tests)"
-timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 > "$OUT/memcheck.log" 2>&1
-echo "memcheck exit $?" | tee -a "$LOG"
-grep -E "ERROR SUMMARY|test result|panicked" "$OUT/memcheck.log" | tail -5 | tee -a "$LOG"
+MEMCHECK_TIMEOUT=300 memcheck
 SKIP_TESTS=1 SKIP_SANITIZER=1 bash scripts/device-check.sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (Its memcheck step was written out inline when it ran; the same command.)
 # Run 231 (session 40): the tree to be committed. The Hopper decode kernel over 16- and 32-key
 # pages is a specialisation of its own (PAGED_SMALL: `_paged_small` kernels), so that neither
 # paged kernel carries the other's code. bench/micro/paged_layout.py: the tree before
@@ -10,8 +11,5 @@ nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv | tee -a "$LOG"
 precompile
 LAYOUT_TIMEOUT=150 paged_layout run231 target/device-base/libblasst.so target/device/libblasst.so \
   --pages 16,32,64,128 --size 1x131072 --size 2x32768 --size 8x8192 --size 16x32768 --size 64x8192
-step "memcheck (all GPU tests)"
-timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 > "$OUT/memcheck.log" 2>&1
-echo "memcheck exit $?" | tee -a "$LOG"
-grep -E "ERROR SUMMARY|test result|panicked" "$OUT/memcheck.log" | tail -5 | tee -a "$LOG"
+MEMCHECK_TIMEOUT=300 memcheck
 SKIP_TESTS=1 SKIP_SANITIZER=1 bash scripts/device-check.sh
