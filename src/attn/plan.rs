@@ -85,7 +85,9 @@ const PAGED_ONE_PER_SM_MIN_PAGE: usize = 64;
 /// Head dim 96 (on the d = 128 kernel, 192-byte rows) takes the rule as well, and there one
 /// split is allowed too (`one_per_sm_splits_allowed`): run 211 (session 35, interleaved, one CTA
 /// per SM from `BLASST_DECODE_UNITS=132`) measured it +8-9 % at 16 x 16K and 16 x 32K (1 split
-/// instead of 2; 1.04x PyTorch SDPA) and +10 % at 1 x 64K (16 splits instead of 33), against
+/// instead of 2; 1.04x PyTorch SDPA) and +10 % at 1 x 64K (16 splits instead of 33); paged over
+/// 64-key pages +7.5-12 % at 1 x 128K, 2 x 32K, 8 x 8K, 16 x 16K and 16 x 32K (run 233, session
+/// 40, against `BLASST_DECODE_PAGED_ONE_PER_SM=0`; 0.99-1.59x SDPA on the contiguous cache); against
 /// d = 80 -9 % at 1 x 64K and +0-3.5 % elsewhere (d = 80 keeps two CTAs per SM).
 /// `BLASST_DECODE_PAGED_ONE_PER_SM=1` extends the rule to paged calls of any page size, `=0`
 /// keeps every paged call at two CTAs per SM (A/B switches).
