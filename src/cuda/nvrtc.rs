@@ -712,7 +712,32 @@ fn write_cached(path: &std::path::Path, bin: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{read_cached, write_cached};
+    use super::{Family, Variant, read_cached, write_cached};
+
+    /// The Hopper decode kernel over 16- and 32-key pages is a variant of its own (named
+    /// `_paged_small`, compiled with `PAGED_SMALL 1`), listed once per mode next to the paged
+    /// kernel; `with_small_pages` leaves every other variant as it is.
+    #[test]
+    fn small_page_decode_kernels_are_their_own_variants() {
+        let all = Variant::for_head_dim(228 * 1024, 128).unwrap();
+        let small: Vec<&Variant> = all.iter().filter(|v| v.small_pages).collect();
+        assert_eq!(small.len(), 2 * 3);
+        for v in &small {
+            assert!(v.family == Family::DecodeSm90 && v.paged);
+            assert!(v.name().ends_with("_paged_small"), "{}", v.name());
+            assert!(v.source().contains("#define PAGED_SMALL 1\n"));
+            let large = (*v).clone().with_small_pages(false);
+            assert!(all.contains(&large));
+            assert!(large.name().ends_with("_paged"));
+            assert!(large.source().contains("#define PAGED_SMALL 0\n"));
+        }
+        for v in &all {
+            let s = v.clone().with_small_pages(true);
+            assert_eq!(s.small_pages, v.family == Family::DecodeSm90 && v.paged);
+        }
+        let names: std::collections::HashSet<String> = all.iter().map(Variant::name).collect();
+        assert_eq!(names.len(), all.len());
+    }
 
     /// A cache file reads back whole; one that is truncated, damaged or of another format reads
     /// as a miss (the kernel is then compiled again), never as a broken cubin.
