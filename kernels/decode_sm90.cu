@@ -253,7 +253,7 @@ DEVI void cluster_merge_splits(const KernelParams &p, const Seq &s, int b, int k
 // would wait for that load at every batch.) Why: Nsight Compute at one CTA per SM (run 227)
 // showed the wait for each tile's table read before its copies (an L2 round trip behind the
 // copies in flight) as the top stall of 64-key pages; with the entries in lanes, 64-key pages
-// at one CTA per SM ran 1.00-1.02x the contiguous call, 0.93-0.985x before (run 228).
+// at one CTA per SM ran 0.997-1.018x the contiguous call, 0.926-0.985x before (run 228).
 // 16- and 32-key pages (PAGED_SMALL, a specialisation of its own) read a tile's 4 or 2 entries
 // where its copies use them; `cur`, `nxt` and `far` unused.
 struct PageEntries {

@@ -49,8 +49,10 @@ pub struct Variant {
     pub paged: bool,
     /// The Hopper decode kernel over pages of 16 or 32 keys (`PAGED_SMALL`; a page of 64 keys or
     /// more holds a whole tile, whose block-table entry that kernel keeps in its warps' lanes):
-    /// its own specialisation, since the other's code around the copies cost these pages 0.4-2.3 %
-    /// (session 40, run 229). False for every other variant.
+    /// its own specialisation, so that each paged kernel carries only its own copy path (run 231,
+    /// session 40: speculative decode over 64-key pages +6 %, 0.867x -> 0.928x of the contiguous
+    /// call; 16-key pages +0.2-0.6 %; one token over 64-key pages unchanged). False for every
+    /// other variant.
     pub small_pages: bool,
     /// Calibration sweep: a dense pass counting per candidate threshold (skip is false).
     pub sweep: bool,
