@@ -5,8 +5,11 @@ In one process, on Gaussian inputs (bf16, d = 128, 32 query / 8 KV heads, one to
 shuffled order and in order (the pool then holds exactly the contiguous cache's bytes, so
 only the kernel differs), for each build given, and PyTorch SDPA on the contiguous cache, all
 timed in alternation (bench.py's timeit_interleaved). Builds as in bench/ab_decode.py
-(path[:VAR=VALUE,...]). --pages 16,128 replaces the page sizes (16, 64, 256).
-Usage: python3 bench/micro/paged_layout.py LIB... [--size BxL ...] [--pages P,P,...]"""
+(path[:VAR=VALUE,...]). --pages 16,128 replaces the page sizes (16, 64, 256); --tokens N gives
+each sequence N query tokens and --heads HQ/HKV sets the heads (since session 40: the benchmark's
+speculative decode is --tokens 4 --heads 32/4 --size 4x32768, 32 packed rows, two row tiles;
+SDPA then attends without a mask, as bench.py's).
+Usage: python3 bench/micro/paged_layout.py LIB... [--size BxL ...] [--pages P,P,...] [--tokens N] [--heads HQ/HKV]"""
 import os
 import sys
 
@@ -22,13 +25,21 @@ if "--pages" in args:
     i = args.index("--pages")
     pages = tuple(int(x) for x in args[i + 1].split(","))
     del args[i:i + 2]
+Hq, Hkv, D, lq = 32, 8, 128, 1
+if "--heads" in args:
+    i = args.index("--heads")
+    Hq, Hkv = (int(x) for x in args[i + 1].split("/"))
+    del args[i:i + 2]
+if "--tokens" in args:
+    i = args.index("--tokens")
+    lq = int(args[i + 1])
+    del args[i:i + 2]
 sizes, specs = size_args(args, [(1, 131072), (16, 32768), (64, 8192)])
 builds = Builds(specs)
-Hq, Hkv, D = 32, 8, 128
 BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
 for B, L in sizes:
     torch.manual_seed(B + L)
-    q = torch.randn(B, 1, Hq, D, device="cuda", dtype=torch.bfloat16)
+    q = torch.randn(B, lq, Hq, D, device="cuda", dtype=torch.bfloat16)
     k, v = (torch.randn(B, L, Hkv, D, device="cuda", dtype=torch.bfloat16) for _ in range(2))
     o = torch.empty_like(q)
     gb = 2 * B * L * Hkv * D * 2 / 1e9

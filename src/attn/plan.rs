@@ -58,9 +58,16 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
 const PAGED_ONE_PER_SM_MIN_PAGE: usize = 64;
 
 /// Dense decode calls on the Hopper decode kernel at d = 128 with a contiguous cache (or a paged
-/// one of pages of `PAGED_ONE_PER_SM_MIN_PAGE` = 64 keys or more)
+/// one of pages of `PAGED_ONE_PER_SM_MIN_PAGE` = 64 keys or more) and one row tile (at most 16
+/// packed rows: `default_plan` asks only then)
 /// size their splits for one CTA per multiprocessor rather than the two that fit, where that
-/// gives 2 or more than 4 splits. Why (session 19, runs 127-128, Nsight Compute on the H200): at
+/// gives 2 or more than 4 splits. Calls of several row tiles (speculative decoding with GQA: 17-64
+/// packed rows) keep two per SM since session 40: their kernel is bound by each tile's dependent
+/// chain, which a second CTA per SM hides (session 13), and in run 234 (`paged_layout.py
+/// --tokens 4 --heads 32/4`, 32 rows as two tiles) the contiguous 1 x 128K call on this plan (16
+/// splits, 128 CTAs) took 141.6 us against 93.2 us for 4 x 32K, the same bytes on 256 CTAs, and
+/// 126.4 us for the same call over 16-key pages on the two-per-SM plan (33 splits), whose kernel
+/// is 26 % slower than the contiguous one at 4 x 32K: not yet timed as an A/B of the two plans. Why (session 19, runs 127-128, Nsight Compute on the H200): at
 /// 16 x 32K the kernel's 256 CTAs (128 (sequence, KV head) units x 2 splits, two per SM) read DRAM
 /// at 93-95 % of peak, PyTorch SDPA's 128 (one per unit and SM) at 94.7-94.8 %. Measured (runs
 /// 129-130, interleaved against two CTAs per SM): 1 x 128K (16 splits instead of 33) +2.0-2.2 %,
@@ -149,7 +156,7 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
             .clamp(1, MAX_SPLITS)
     };
     let two_per_sm = splits_for(false);
-    let splits = if dense_one_cta_per_sm(d, block_m as u32) {
+    let splits = if row_tiles == 1 && dense_one_cta_per_sm(d, block_m as u32) {
         Some(splits_for(true))
             .filter(|&s| one_per_sm_splits_allowed(d, s))
             .unwrap_or(two_per_sm)
@@ -281,7 +288,11 @@ mod tests {
             (4, 32, 8, 1, 16384, 8, 8),
             (3, 32, 8, 1, 16384, 11, 5),
             (2, 32, 8, 1, 32768, 16, 8),
-            (4, 64, 8, 4, 32768, 4, 2),
+            // Two row tiles (32 packed rows) keep two CTAs per SM.
+            (4, 64, 8, 4, 32768, 4, 4),
+            (1, 32, 4, 4, 131072, 33, 33),
+            // One row tile of 16 rows takes the rule.
+            (1, 32, 8, 4, 131072, 33, 16),
         ] {
             let d = desc(b, hq, hkv, lq, lk);
             assert_eq!(

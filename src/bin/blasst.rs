@@ -192,8 +192,9 @@ enum Cmd {
         seqlen_q: u32,
         #[arg(long)]
         seqlen_kv: u32,
-        /// threshold_scale_factor of the call (0 = dense): on Hopper a dense contiguous decode
-        /// call at d = 128 splits its KV for one CTA per multiprocessor, a skip call for two.
+        /// threshold_scale_factor of the call (0 = dense): on Hopper a dense decode call at
+        /// d = 128 of one row tile (contiguous, or over pages of 64 keys or more) splits its KV
+        /// for one CTA per multiprocessor, a skip call for two.
         #[arg(long, default_value_t = 0.0)]
         factor: f32,
     },
