@@ -58,16 +58,10 @@ fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
 const PAGED_ONE_PER_SM_MIN_PAGE: usize = 64;
 
 /// Dense decode calls on the Hopper decode kernel at d = 128 with a contiguous cache (or a paged
-/// one of pages of `PAGED_ONE_PER_SM_MIN_PAGE` = 64 keys or more) and one row tile (at most 16
-/// packed rows: `default_plan` asks only then)
+/// one of pages of `PAGED_ONE_PER_SM_MIN_PAGE` = 64 keys or more) and one row tile of
+/// `block_m` rows (at most 16 packed rows)
 /// size their splits for one CTA per multiprocessor rather than the two that fit, where that
-/// gives 2 or more than 4 splits. Calls of several row tiles (speculative decoding with GQA: 17-64
-/// packed rows) keep two per SM since session 40: their kernel is bound by each tile's dependent
-/// chain, which a second CTA per SM hides (session 13), and in run 234 (`paged_layout.py
-/// --tokens 4 --heads 32/4`, 32 rows as two tiles) the contiguous 1 x 128K call on this plan (16
-/// splits, 128 CTAs) took 141.6 us against 93.2 us for 4 x 32K, the same bytes on 256 CTAs, and
-/// 126.4 us for the same call over 16-key pages on the two-per-SM plan (33 splits), whose kernel
-/// is 26 % slower than the contiguous one at 4 x 32K: not yet timed as an A/B of the two plans. Why (session 19, runs 127-128, Nsight Compute on the H200): at
+/// gives 2 or more than 4 splits. Why (session 19, runs 127-128, Nsight Compute on the H200): at
 /// 16 x 32K the kernel's 256 CTAs (128 (sequence, KV head) units x 2 splits, two per SM) read DRAM
 /// at 93-95 % of peak, PyTorch SDPA's 128 (one per unit and SM) at 94.7-94.8 %. Measured (runs
 /// 129-130, interleaved against two CTAs per SM): 1 x 128K (16 splits instead of 33) +2.0-2.2 %,
@@ -96,12 +90,20 @@ const PAGED_ONE_PER_SM_MIN_PAGE: usize = 64;
 /// 64-key pages +7.5-12 % at 1 x 128K, 2 x 32K, 8 x 8K, 16 x 16K and 16 x 32K (run 233, session
 /// 40, against `BLASST_DECODE_PAGED_ONE_PER_SM=0`; 0.99-1.59x SDPA on the contiguous cache); against
 /// d = 80 -9 % at 1 x 64K and +0-3.5 % elsewhere (d = 80 keeps two CTAs per SM).
+/// Calls of several row tiles (speculative decoding with GQA: 17-64 packed rows) keep two per SM
+/// since session 40: their kernel is bound by each tile's dependent chain, which a second CTA per
+/// SM hides (session 13), and in run 234 (`paged_layout.py --tokens 4 --heads 32/4`, 32 rows as
+/// two tiles) the contiguous 1 x 128K call on this plan (16 splits, 128 CTAs) took 141.6 us
+/// against 93.2 us for 4 x 32K, the same bytes on 256 CTAs, and 126.4 us for the same call over
+/// 16-key pages on the two-per-SM plan (33 splits), whose kernel is 26 % slower than the
+/// contiguous one at 4 x 32K: not yet timed as an A/B of the two plans.
 /// `BLASST_DECODE_PAGED_ONE_PER_SM=1` extends the rule to paged calls of any page size, `=0`
 /// keeps every paged call at two CTAs per SM (A/B switches).
 /// `BLASST_DECODE_DENSE_ONE_PER_SM=0` turns it off (an A/B switch, read once per process or, with
 /// `BLASST_LIVE_SWITCHES=1`, at every call: `crate::switches`).
-fn dense_one_cta_per_sm(d: &Desc, block_m: u32) -> bool {
+fn dense_one_cta_per_sm(d: &Desc, block_m: usize) -> bool {
     d.factor == 0.0
+        && d.max_lq * d.group <= block_m
         && d.paged.as_ref().is_none_or(|pg| {
             crate::switches::DECODE_PAGED_ONE_PER_SM.test(|v| match v.map(str::trim) {
                 Some("1") => true,
@@ -110,7 +112,7 @@ fn dense_one_cta_per_sm(d: &Desc, block_m: u32) -> bool {
             })
         })
         && (d.head_dim == 128 || d.head_dim == 96)
-        && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m, d.kernel_dim())
+        && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m as u32, d.kernel_dim())
         && !crate::switches::DECODE_DENSE_ONE_PER_SM.test(|v| v.is_some_and(|v| v.trim() == "0"))
 }
 
@@ -156,7 +158,7 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
             .clamp(1, MAX_SPLITS)
     };
     let two_per_sm = splits_for(false);
-    let splits = if row_tiles == 1 && dense_one_cta_per_sm(d, block_m as u32) {
+    let splits = if dense_one_cta_per_sm(d, block_m) {
         Some(splits_for(true))
             .filter(|&s| one_per_sm_splits_allowed(d, s))
             .unwrap_or(two_per_sm)
