@@ -20,20 +20,22 @@ from blasst_ctypes import Builds, size_args  # noqa: E402
 from bench import SDPBackend, paged_cache, sdpa, timeit_interleaved  # noqa: E402
 
 args = sys.argv[1:]
-pages = (16, 64, 256)
-if "--pages" in args:
-    i = args.index("--pages")
-    pages = tuple(int(x) for x in args[i + 1].split(","))
+
+
+def take(flag, default):
+    """The value after `flag` in args (both removed), or `default`."""
+    if flag not in args:
+        return default
+    i = args.index(flag)
+    value = args[i + 1]
     del args[i:i + 2]
-Hq, Hkv, D, lq = 32, 8, 128, 1
-if "--heads" in args:
-    i = args.index("--heads")
-    Hq, Hkv = (int(x) for x in args[i + 1].split("/"))
-    del args[i:i + 2]
-if "--tokens" in args:
-    i = args.index("--tokens")
-    lq = int(args[i + 1])
-    del args[i:i + 2]
+    return value
+
+
+pages = tuple(int(x) for x in take("--pages", "16,64,256").split(","))
+Hq, Hkv = (int(x) for x in take("--heads", "32/8").split("/"))
+lq = int(take("--tokens", "1"))
+D = 128
 sizes, specs = size_args(args, [(1, 131072), (16, 32768), (64, 8192)])
 builds = Builds(specs)
 BACKENDS = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
