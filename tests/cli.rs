@@ -157,3 +157,31 @@ fn precompile_fills_the_disk_cache() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Output into a pipe that is already closed (`blasst plan ... | head -0`) ends the tool quietly,
+/// as SIGPIPE ends other Unix tools; before, `println!` panicked with "failed printing to stdout".
+#[test]
+fn plan_into_a_closed_pipe_does_not_panic() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::os::unix::process::ExitStatusExt;
+    let mut fds = [0i32; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe() writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0, "pipe()");
+    // SAFETY: both descriptors were just opened by pipe() and are owned here only.
+    let (read_end, write_end) =
+        unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read_end); // every write into the pipe now fails with EPIPE
+    let out = Command::new(env!("CARGO_BIN_EXE_blasst"))
+        .args(["plan", "--seqlen-q", "1", "--seqlen-kv", "4096"])
+        .stdout(write_end)
+        .output()
+        .expect("run blasst plan");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(
+        out.status.signal(),
+        Some(libc::SIGPIPE),
+        "status {:?}, stderr {stderr}",
+        out.status
+    );
+}

@@ -229,6 +229,13 @@ fn precompile(arch: Option<String>, filter: &str, head_dims: &[usize]) -> blasst
 }
 
 fn main() -> ExitCode {
+    // A Rust program ignores SIGPIPE, so `println!` into a closed pipe (`blasst plan ... | head`)
+    // panicked with "failed printing to stdout". Like other Unix tools, end quietly instead: the
+    // default action of SIGPIPE. This is the tool only; the library never touches signals.
+    // SAFETY: called once, before any thread is started; SIG_DFL is a valid disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
