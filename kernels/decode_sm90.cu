@@ -254,13 +254,19 @@ DEVI void cluster_merge_splits(const KernelParams &p, const Seq &s, int b, int k
 // showed the wait for each tile's table read before its copies (an L2 round trip behind the
 // copies in flight) as the top stall of 64-key pages; with the entries in lanes, 64-key pages
 // at one CTA per SM ran 0.997-1.018x the contiguous call, 0.926-0.985x before (run 228).
-// 16- and 32-key pages (PAGED_SMALL, a specialisation of its own) read a tile's 4 or 2 entries
-// where its copies use them; `cur`, `nxt` and `far` unused.
+// 16- and 32-key pages (PAGED_SMALL, a specialisation of its own): a tile has E = 4 or 2 entries,
+// slot t * E + q of the lanes' batches, which then last 32 / E iterations, in lanes only for
+// 16-row tiles (NT = 2: speculative decoding's row tiles, and one-token calls of GQA 16), where
+// each tile's dependent chain is long enough that a table read before the copies lengthened it
+// (run 236: 16-key pages +7.4-7.8 % at 32 packed rows, +4.5-6.2 % at 16 rows of one token).
+// Tiles of up to 8 rows read their entries where the copies use them (run 228: in lanes they
+// were 1-2.5 % slower at three sizes of four); `cur`, `nxt` and `far` unused there.
 struct PageEntries {
   const int *bt;
   int page_log2, batch, cur, nxt, far;
 };
-static_assert(KSLOTS < 32, "the K look-ahead must stay within the next batch of entries");
+static_assert(KSLOTS * 4 <= 32, "the K look-ahead must stay within the next batch of entries");
+static_assert(DBN == 64, "e_log2 in decode_body takes a tile of 64 keys (log2 6)");
 #endif
 
 template <int NT>
@@ -314,26 +320,37 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   PE.page_log2 = p.page_size_log2;
   PE.batch = 0;
   PE.cur = PE.nxt = PE.far = 0;
-#if !PAGED_SMALL
+  // Entries in lanes (see PageEntries): always for pages of 64 keys or more; for 16- and 32-key
+  // pages (E = 4 or 2 entries per tile, slot t * E + q) only for 16-row tiles (NT = 2).
+  constexpr bool IN_LANES = !PAGED_SMALL || NT == 2;
+  const int e_log2 = PAGED_SMALL ? 6 - PE.page_log2 : 0;
   // This lane's entry of batch `batch` (0 past the split's tiles or the sequence).
   auto batch_entry = [&](int batch) -> int {
-    const int t = batch * 32 + lane;
+    const int slot = batch * 32 + lane, t = slot >> e_log2, q = slot & ((1 << e_log2) - 1);
     if (t >= n) return 0;
-    const int row = TILE_OF(t) * DBN;
+    const int row = TILE_OF(t) * DBN + (q << PE.page_log2);
     return row < s.lk ? __ldg(PE.bt + (row >> PE.page_log2)) : 0;
   };
-  PE.cur = batch_entry(0);
-  PE.nxt = batch_entry(1);
-  PE.far = batch_entry(2);
-  // The entry of iteration t's tile, from the current or the next batch (warp-uniform).
+  if (IN_LANES) {
+    PE.cur = batch_entry(0);
+    PE.nxt = batch_entry(1);
+    PE.far = batch_entry(2);
+  }
+  // The entries of iteration t's tile: from the current or the next batch (warp-uniform), or
+  // (16- and 32-key pages, tiles of up to 8 rows) read here (run 228: in lanes, these measured
+  // 1-2.5 % slower at three sizes of four; they stay at two CTAs per SM, where the reads'
+  // latency is hidden).
   auto tile_entries = [&](int t, int *pe) {
-    pe[0] = __shfl_sync(0xffffffffu, (t >> 5) == PE.batch ? PE.cur : PE.nxt, t & 31);
-  };
-#else
-  // The entries of iteration t's tile over 16- or 32-key pages, read here (run 228: in lanes,
-  // their batches last 8 or 16 iterations and they measured 1-2.5 % slower at three sizes of
-  // four; they stay at two CTAs per SM, where the reads' latency is hidden).
-  auto tile_entries = [&](int t, int *pe) {
+    if (IN_LANES) {
+      #pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        if (q < (1 << e_log2)) {
+          const int slot = (t << e_log2) + q;
+          pe[q] = __shfl_sync(0xffffffffu, (slot >> 5) == PE.batch ? PE.cur : PE.nxt, slot & 31);
+        }
+      }
+      return;
+    }
     const int row0 = TILE_OF(t) * DBN;
     const int *bt = PE.bt + (row0 >> PE.page_log2);
     #pragma unroll
@@ -341,14 +358,15 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       if (q < (DBN >> PE.page_log2)) pe[q] = row0 + (q << PE.page_log2) < s.lk ? __ldg(bt + q) : 0;
   };
 #endif
-#endif
-  for (int t = 0; t < KSLOTS && t < n; ++t) {
+  // The copies of iteration t's tile with loader L into buffer `dst`, completing on barrier `bar`.
+  auto copy_tile = [&](const TileLoader &L, int t, u32 dst, u32 bar) {
     int pe[4] = {0, 0, 0, 0};
 #if PAGED
     tile_entries(t, pe);
 #endif
-    load_tile(p, LK, pe, TILE_OF(t) * DBN, s.lk, sK + t * TILE_SMEM, kfull + 8 * t);
-  }
+    load_tile(p, L, pe, TILE_OF(t) * DBN, s.lk, dst, bar);
+  };
+  for (int t = 0; t < KSLOTS && t < n; ++t) copy_tile(LK, t, sK + t * TILE_SMEM, kfull + 8 * t);
 
   // Q^T as the B operand: qb[nt][ks] = rows nt*8 + lane/4, head-dim columns ks*16 + 2 (lane%4) + {0,1} and + 8.
   u32 qb[NT][KSTEPS][2];
@@ -392,8 +410,8 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       const int j = TILE_OF(it);
       const int ks_ = it % KSLOTS;
       const u32 kbuf = sK + ks_ * TILE_SMEM;
-#if PAGED && !PAGED_SMALL
-      if ((it >> 5) != PE.batch) {  // this tile's entry starts the next batch
+#if PAGED
+      if (IN_LANES && ((it << e_log2) >> 5) != PE.batch) {  // this tile's entries start the next batch
         PE.cur = PE.nxt;
         PE.nxt = PE.far;
         ++PE.batch;
@@ -484,19 +502,9 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       // V_j if kept, then K of tile it + KSLOTS into the buffer K_j just freed.
       if (accept) {
         const int vs = it % VSLOTS;
-        int pe[4] = {0, 0, 0, 0};
-#if PAGED
-        tile_entries(it, pe);
-#endif
-        load_tile(p, LV, pe, j * DBN, s.lk, sV + vs * TILE_SMEM, vfull + 8 * vs);
+        copy_tile(LV, it, sV + vs * TILE_SMEM, vfull + 8 * vs);
       }
-      if (it + KSLOTS < n) {
-        int pe[4] = {0, 0, 0, 0};
-#if PAGED
-        tile_entries(it + KSLOTS, pe);
-#endif
-        load_tile(p, LK, pe, TILE_OF(it + KSLOTS) * DBN, s.lk, kbuf, kfull + 8 * ks_);
-      }
+      if (it + KSLOTS < n) copy_tile(LK, it + KSLOTS, kbuf, kfull + 8 * ks_);
       if (accept) {
         // P = exp2((S - m) * scale_log2) with the new running max; the row sums follow the
         // running max (like kernels/decode.cu), O is rescaled when P V runs.

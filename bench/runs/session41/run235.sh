@@ -10,6 +10,10 @@
 # 3. decode_body's three "entries, then load_tile" blocks folded into one lambda (device-fold):
 #    ab_decode at d = 128 and 256 against the tree. Prediction: within +-0.5 % (it changed the
 #    codegen of 34 of 54 decode90 cubins).
+# AS RUN, device-patch was NOT the patch: device-base and device-patch shared one CARGO_TARGET_DIR,
+# and cargo found the patch worktree's files older than the base build's outputs and rebuilt
+# nothing, so device-patch was d759235 a second time (its rows match device-base's; its memcheck
+# log is kept as run235-memcheck-d759235.log). Run 236 measured the patch, built on its own.
 source bench/runs/common.sh
 LOG="$OUT/run235-steps.log"
 precompile
