@@ -103,21 +103,43 @@ struct TileLoader {
 #endif
 };
 
+// 16- and 32-key pages (PAGED_SMALL) copy a tile warp by warp: warp w copies rows 16 w .. 16 w + 15,
+// which lie in one page (entry 16 w >> log2(page size) of the tile's 4 or 2), lane l chunk l % CH
+// of rows 16 w + l / CH + i * WSTEP. So a thread needs one block-table entry per tile and steps
+// through its page as the copies of larger pages do (a pointer add per copy); with the rows
+// t / CH + i * RSTEP of the other layouts each thread's copies spread over all of the tile's
+// pages (an entry, a 64-bit multiply and a select per page in every tile's copy code). Run 238:
+// speculative decode (32 packed rows) over 16-key pages +13 % (0.80x -> 0.91x of the contiguous
+// call), over 32-key pages +10 %, one-token calls +0.1-1.3 %; the d = 128 small-page kernel went
+// from 5344 to 4968 instructions (the 64-key kernel has 4848).
+#define WSTEP (32 / CH)
+static_assert(DBN == DWARPS * 16 && 32 % CH == 0, "a warp copies 16 whole rows of a tile");
+
 DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
   TileLoader L;
   const int c = threadIdx.x % CH;
+#if PAGED_SMALL
+  L.r0 = (threadIdx.x / 32) * 16 + (threadIdx.x % 32) / CH;  // base points at row r0 % WSTEP
+#else
   L.r0 = threadIdx.x / CH;
+#endif
   L.rs = rs;
   L.bs = bs;
   // Rows r0 + i * RSTEP share row r0's swizzle pattern when i * RSTEP is a multiple of 8, row
-  // r0 + RSTEP's otherwise (RSTEP is 16 at d = 64, 8 at d = 128, 4 at d = 256).
+  // r0 + RSTEP's otherwise (RSTEP is 16 at d = 64, 8 at d = 128, 4 at d = 256). (PAGED_SMALL
+  // uses dst only, see load_tile_small_pages.)
   L.dst = swz(L.r0, c, CH);
   L.dst1 = swz(L.r0 + RSTEP, c, CH) - RSTEP * ROWB;
+#if PAGED_SMALL
+  const int row_in = L.r0 % WSTEP;  // the row within the warp's first WSTEP rows
+#else
+  const int row_in = L.r0;
+#endif
 #if DIM < HEAD_DIM
   L.used = dim_chunk(c);
-  L.base = head_base + (i64)L.r0 * rs + (L.used ? c * 8 : 0);  // past DIM: zero-filled, in bounds
+  L.base = head_base + (i64)row_in * rs + (L.used ? c * 8 : 0);  // past DIM: zero-filled, in bounds
 #else
-  L.base = head_base + (i64)L.r0 * rs + c * 8;
+  L.base = head_base + (i64)row_in * rs + c * 8;
 #endif
   return L;
 }
@@ -127,33 +149,32 @@ DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
 #define TILE_DST(i) ((((i) * RSTEP) % 8 == 0 ? dst : dst1) + (i) * RSTEP * ROWB)
 
 // The copies of a tile over pages of 2^LOG2 = 16 or 32 keys (validate.rs: the GPU's pages are
-// powers of two of at least 16 keys). A page holds at least RSTEP rows, so row r0 + i * RSTEP
-// (r0 < RSTEP) lies in entry (i * RSTEP) >> LOG2 of the tile's 64 >> LOG2 block-table entries,
-// at row r0 + (i * RSTEP) % 2^LOG2 of its page, the same entry for every thread: each entry is
-// read once (the tile's 4 or 2 reads, not one per copy: 8 at d = 128, which cost 16-key pages
-// in the same order as a contiguous cache 4-6 % against it, run 222; read once, 16-key pages
-// +2-7 %, run 223).
-static_assert(RSTEP <= 16, "a 16-key page must hold RSTEP rows");
+// powers of two of at least 16 keys), warp by warp (make_loader): this thread's rows
+// r0 + i * WSTEP lie in page `pe`, from row (r0 & ~15 & (2^LOG2 - 1)) + r0 % WSTEP on. Their swizzle:
+// (r0 + i * WSTEP) & 7 = (r0 & 7) ^ ((i * WSTEP) & 7), because r0 & 7 = r0 % WSTEP < WSTEP (16 w is
+// a multiple of 8) and i * WSTEP has no bits below WSTEP; so chunk c's slot is dst's with
+// (i * WSTEP) & 7 XORed into bits 4-6 (dst = swz(r0, c, CH): those bits hold c ^ (r0 & 7), and a
+// row's bytes ROWB are a multiple of 128).
 template <int LOG2>
-DEVI void load_tile_small_pages(const TileLoader &L, const int *pe, int row0, int lk, u32 dst, u32 dst1) {
-  const u16 *row0_base = L.base - (i64)L.r0 * L.rs;  // this thread's chunk of row 0 of page 0
+DEVI void load_tile_small_pages(const TileLoader &L, int pe, int row0, int lk, u32 buf) {
+  const u16 *src = L.base + (i64)pe * L.bs + (i64)(L.r0 & ~15 & ((1 << LOG2) - 1)) * L.rs;
+  const i64 step = (i64)WSTEP * L.rs;
   #pragma unroll
   for (int i = 0; i < NLOAD; ++i) {
-    constexpr int PAGE_MASK = (1 << LOG2) - 1;
-    const int in_page = L.r0 + ((i * RSTEP) & PAGE_MASK);
-    const bool valid = row0 + L.r0 + i * RSTEP < lk && TILE_USED(L);
-    const u16 *src = row0_base + (i64)pe[(i * RSTEP) >> LOG2] * L.bs + (i64)in_page * L.rs;
-    cp_async16_l2(TILE_DST(i), valid ? src : L.base, valid);
+    const bool valid = row0 + L.r0 + i * WSTEP < lk && TILE_USED(L);
+    cp_async16_l2(buf + (L.dst ^ (u32)(((i * WSTEP) & 7) << 4)) + i * WSTEP * ROWB, valid ? src : L.base, valid);
+    src += step;
   }
 }
 
-// pe: the tile's block-table entries (paged caches: decode_body's PageEntries).
-DEVI void load_tile(const KernelParams &p, const TileLoader &L, const int *pe, int row0, int lk, u32 buf, u32 bar) {
+// pe: the block-table entry of this thread's rows of the tile (paged caches: decode_body's
+// PageEntries; 0 for a contiguous cache).
+DEVI void load_tile(const KernelParams &p, const TileLoader &L, int pe, int row0, int lk, u32 buf, u32 bar) {
   const u32 dst = buf + L.dst, dst1 = buf + L.dst1;
   const i64 step = (i64)RSTEP * L.rs;
 #if PAGED && !PAGED_SMALL
-  // Pages of >= 64 keys: the (64-aligned) tile lies in one page, entry pe[0].
-  const u16 *src = L.base + (i64)pe[0] * L.bs + (i64)(row0 & ((1 << p.page_size_log2) - 1)) * L.rs;
+  // Pages of >= 64 keys: the (64-aligned) tile lies in one page, entry pe.
+  const u16 *src = L.base + (i64)pe * L.bs + (i64)(row0 & ((1 << p.page_size_log2) - 1)) * L.rs;
   #pragma unroll
   for (int i = 0; i < NLOAD; ++i) {
     const bool valid = row0 + L.r0 + i * RSTEP < lk && TILE_USED(L);
@@ -161,11 +182,11 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, const int *pe, i
     src += step;
   }
 #elif PAGED
-  (void)step;
+  (void)step; (void)dst; (void)dst1;
   if (p.page_size_log2 == 5) {
-    load_tile_small_pages<5>(L, pe, row0, lk, dst, dst1);
+    load_tile_small_pages<5>(L, pe, row0, lk, buf);
   } else {
-    load_tile_small_pages<4>(L, pe, row0, lk, dst, dst1);
+    load_tile_small_pages<4>(L, pe, row0, lk, buf);
   }
 #else
   (void)pe; (void)p;
@@ -336,33 +357,28 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
     PE.nxt = batch_entry(1);
     PE.far = batch_entry(2);
   }
-  // The entries of iteration t's tile: from the current or the next batch (warp-uniform), or
-  // (16- and 32-key pages, tiles of up to 8 rows) read here (run 228: in lanes, these measured
-  // 1-2.5 % slower at three sizes of four; they stay at two CTAs per SM, where the reads'
-  // latency is hidden).
-  auto tile_entries = [&](int t, int *pe) {
+  // This warp's entry of a tile: its rows' page (make_loader), entry ew of the tile's 4 or 2
+  // over 16- or 32-key pages, the tile's one entry over larger pages.
+  const int ew = PAGED_SMALL ? (warp * 16) >> PE.page_log2 : 0;
+  // The entry of iteration t's tile for this warp: from the current or the next batch
+  // (warp-uniform), or (16- and 32-key pages, tiles of up to 8 rows) read here (run 228: in
+  // lanes, these measured 1-2.5 % slower at three sizes of four; they stay at two CTAs per SM,
+  // where the reads' latency is hidden).
+  auto tile_entry = [&](int t) -> int {
     if (IN_LANES) {
-      #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        if (q < (1 << e_log2)) {
-          const int slot = (t << e_log2) + q;
-          pe[q] = __shfl_sync(0xffffffffu, (slot >> 5) == PE.batch ? PE.cur : PE.nxt, slot & 31);
-        }
-      }
-      return;
+      const int slot = (t << e_log2) + ew;
+      return __shfl_sync(0xffffffffu, (slot >> 5) == PE.batch ? PE.cur : PE.nxt, slot & 31);
     }
-    const int row0 = TILE_OF(t) * DBN;
-    const int *bt = PE.bt + (row0 >> PE.page_log2);
-    #pragma unroll
-    for (int q = 0; q < 4; ++q)
-      if (q < (DBN >> PE.page_log2)) pe[q] = row0 + (q << PE.page_log2) < s.lk ? __ldg(bt + q) : 0;
+    const int row = TILE_OF(t) * DBN + (ew << PE.page_log2);
+    return row < s.lk ? __ldg(PE.bt + (row >> PE.page_log2)) : 0;
   };
 #endif
   // The copies of iteration t's tile with loader L into buffer `dst`, completing on barrier `bar`.
   auto copy_tile = [&](const TileLoader &L, int t, u32 dst, u32 bar) {
-    int pe[4] = {0, 0, 0, 0};
 #if PAGED
-    tile_entries(t, pe);
+    const int pe = tile_entry(t);
+#else
+    const int pe = 0;
 #endif
     load_tile(p, L, pe, TILE_OF(t) * DBN, s.lk, dst, bar);
   };

@@ -76,7 +76,7 @@ fn dims_from_env(var: &str, default: &[usize]) -> Vec<usize> {
 fn gpu_cases(dtype: u32) -> Vec<Case> {
     // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64, 128 and 256, causal or
     // not.
-    let shapes: [(usize, usize, &[usize], &[usize], Layout); 18] = [
+    let shapes: [(usize, usize, &[usize], &[usize], Layout); 20] = [
         // prefill: padded, odd lengths (not multiples of 128), GQA 4
         (8, 2, &[300, 300], &[300, 300], Layout::Bshd),
         // prefill with more CTAs (128 rows x head x sequence) than the H200 has multiprocessors
@@ -113,6 +113,10 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         (16, 2, &[4, 4], &[2500, 900], Layout::Bshd),
         // 3 tokens x GQA 8 = 24 rows: the second row tile half full, paged
         (16, 2, &[3, 3], &[1500, 2200], Layout::Paged(64)),
+        // 16-row tiles over 16- and 32-key pages (on Hopper the small-page kernel with its
+        // block-table entries in lanes, each warp copying its own page of a tile)
+        (16, 2, &[2, 2], &[1900, 4100], Layout::Paged(16)),
+        (16, 2, &[3, 3], &[1500, 2200], Layout::Paged(32)),
         (4, 4, &[2, 1, 2], &[700, 64, 1500], Layout::Ragged),
     ];
     let mut v = vec![];
@@ -479,7 +483,7 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
     if !gpu() {
         return;
     }
-    let shapes: [Shape; 12] = [
+    let shapes: [Shape; 13] = [
         (1024, 1024, 4, 4, false, 0.2, Layout::Bshd),
         (1024, 1024, 4, 2, true, 0.2, Layout::Bshd),
         // more CTAs than multiprocessors (256 and 192, GQA 4 and 3), paged among them
@@ -493,6 +497,8 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         (2, 6000, 16, 2, true, 0.2, Layout::Bshd),
         (3, 6000, 16, 2, false, 0.2, Layout::Paged(64)),
         (1, 9000, 16, 8, false, 0.25, Layout::Paged(64)),
+        // row tiles of 16 over 16-key pages (3 tokens x GQA 8: two tiles, the second half full)
+        (3, 6000, 16, 2, false, 0.2, Layout::Paged(16)),
     ];
     for_each_structured(&shapes, |label, bt, factor| {
         let (g, _) = gpu_matches_cpu(bt, factor, label);
