@@ -6,10 +6,12 @@ set -uo pipefail
 export BLASST_CACHE_DIR=/tmp/blasst-cache
 LOG="$OUT/run.log"
 step() { echo "=== $1 ($(date +%T))" | tee -a "$LOG"; }
-# The kernels of target/device compiled into the cache, so that no timing pays for a compile.
+# The kernels of target/device (or of the build in $1, e.g. target/device-patch: its own blasst
+# tool) compiled into the cache, so that no timing pays for a compile.
 precompile() {
-  step precompile
-  timeout 120 target/device/blasst precompile > /dev/null 2>&1
+  local dir=${1:-target/device}
+  step "precompile ($dir)"
+  timeout 120 "$dir/blasst" precompile > /dev/null 2>&1
   echo "precompile exit $?" | tee -a "$LOG"
 }
 # bench/check_paged_prefill.py with target/device; its exit status.
