@@ -170,9 +170,16 @@ DEVI void load_tile_small_pages(const TileLoader &L, int pe, int row0, int lk, u
 // pe: the block-table entry of this thread's rows of the tile (paged caches: decode_body's
 // PageEntries; 0 for a contiguous cache).
 DEVI void load_tile(const KernelParams &p, const TileLoader &L, int pe, int row0, int lk, u32 buf, u32 bar) {
+#if PAGED_SMALL
+  if (p.page_size_log2 == 5) {
+    load_tile_small_pages<5>(L, pe, row0, lk, buf);
+  } else {
+    load_tile_small_pages<4>(L, pe, row0, lk, buf);
+  }
+#else
   const u32 dst = buf + L.dst, dst1 = buf + L.dst1;
   const i64 step = (i64)RSTEP * L.rs;
-#if PAGED && !PAGED_SMALL
+#if PAGED
   // Pages of >= 64 keys: the (64-aligned) tile lies in one page, entry pe.
   const u16 *src = L.base + (i64)pe * L.bs + (i64)(row0 & ((1 << p.page_size_log2) - 1)) * L.rs;
   #pragma unroll
@@ -180,13 +187,6 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int pe, int row0
     const bool valid = row0 + L.r0 + i * RSTEP < lk && TILE_USED(L);
     cp_async16_l2(TILE_DST(i), valid ? src : L.base, valid);
     src += step;
-  }
-#elif PAGED
-  (void)step; (void)dst; (void)dst1;
-  if (p.page_size_log2 == 5) {
-    load_tile_small_pages<5>(L, pe, row0, lk, buf);
-  } else {
-    load_tile_small_pages<4>(L, pe, row0, lk, buf);
   }
 #else
   (void)pe; (void)p;
@@ -205,7 +205,8 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int pe, int row0
       src += step;
     }
   }
-#endif
+#endif  // PAGED
+#endif  // PAGED_SMALL
   cp_async_mbar_arrive(bar);
 }
 #undef TILE_DST
@@ -345,12 +346,16 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   // pages (E = 4 or 2 entries per tile, slot t * E + q) only for 16-row tiles (NT = 2).
   constexpr bool IN_LANES = !PAGED_SMALL || NT == 2;
   const int e_log2 = PAGED_SMALL ? 6 - PE.page_log2 : 0;
+  // Entry q of iteration t's tile, read from the table (0 past the sequence).
+  auto read_entry = [&](int t, int q) -> int {
+    const int row = TILE_OF(t) * DBN + (q << PE.page_log2);
+    return row < s.lk ? __ldg(PE.bt + (row >> PE.page_log2)) : 0;
+  };
   // This lane's entry of batch `batch` (0 past the split's tiles or the sequence).
   auto batch_entry = [&](int batch) -> int {
     const int slot = batch * 32 + lane, t = slot >> e_log2, q = slot & ((1 << e_log2) - 1);
     if (t >= n) return 0;
-    const int row = TILE_OF(t) * DBN + (q << PE.page_log2);
-    return row < s.lk ? __ldg(PE.bt + (row >> PE.page_log2)) : 0;
+    return read_entry(t, q);
   };
   if (IN_LANES) {
     PE.cur = batch_entry(0);
@@ -369,8 +374,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       const int slot = (t << e_log2) + ew;
       return __shfl_sync(0xffffffffu, (slot >> 5) == PE.batch ? PE.cur : PE.nxt, slot & 31);
     }
-    const int row = TILE_OF(t) * DBN + (ew << PE.page_log2);
-    return row < s.lk ? __ldg(PE.bt + (row >> PE.page_log2)) : 0;
+    return read_entry(t, ew);
   };
 #endif
   // The copies of iteration t's tile with loader L into buffer `dst`, completing on barrier `bar`.
