@@ -318,6 +318,13 @@ fn model(c: &Case, hot: &Hot, plan: &AttnPlanInfo) -> (u64, u64) {
 
 /// A single-sequence structured case (the generator makes one sequence; batch via ragged
 /// concatenation would change nothing in the decisions).
+///
+/// Margin 24 nats: the model above is exact only while every cold tile sits clearly below
+/// lambda against a hot running max and every hot tile clearly above it. With margin 16 and
+/// ln lambda = -8 the noise tail of a cold key against a single hot max reached -7.7 on rare
+/// seeds (CI seed 1796364518230425690 skipped one tile fewer than the model). With margin 24
+/// a sweep over 61 seeds gave the model's counts for every ln lambda from -4 to -16, so the
+/// exact-count test uses -10, midway.
 fn structured_case(
     lq: usize,
     lk: usize,
@@ -327,7 +334,7 @@ fn structured_case(
     hot_fraction: f64,
     seed: u64,
 ) -> (Case, Built, Hot) {
-    let s = synth::structured(lq, lk, hq, hkv, 64, hot_fraction, 16.0, seed);
+    let s = synth::structured(lq, lk, hq, hkv, 64, hot_fraction, 24.0, seed);
     let c = Case {
         hq,
         hkv,
@@ -350,7 +357,8 @@ fn structured_case(
 #[test]
 fn skips_exactly_the_modelled_tiles() {
     let sd = seed();
-    let ln_lambda = -8.0f64;
+    // Midway in the band where the margin-24 inputs make the model exact (see structured_case).
+    let ln_lambda = -10.0f64;
     let mut total = (0u64, 0u64);
     for (i, &(lq, lk, hq, hkv, causal, plan)) in [
         (700, 700, 2, 2, false, None),
