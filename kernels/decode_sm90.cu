@@ -343,8 +343,11 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   PE.batch = 0;
   PE.cur = PE.nxt = PE.far = 0;
   // Entries in lanes (see PageEntries): always for pages of 64 keys or more; for 16- and 32-key
-  // pages (E = 4 or 2 entries per tile, slot t * E + q) only for 16-row tiles (NT = 2).
-  constexpr bool IN_LANES = !PAGED_SMALL || NT == 2;
+  // pages (E = 4 or 2 entries per tile, slot t * E + q) for 16-row tiles (NT = 2) and, with
+  // tiles of up to 8 rows, for splits of 128 tiles or more (run 239, all in lanes: +2.6 % at
+  // 16 x 32K, 256 tiles per split; +0.3-0.9 % at 64 x 8K, 128; -1.0-1.7 % at 1 x 128K, 62).
+  // Uniform per CTA, so those kernels hold both paths.
+  const bool IN_LANES = !PAGED_SMALL || NT == 2 || n >= 128;
   const int e_log2 = PAGED_SMALL ? 6 - PE.page_log2 : 0;
   // Entry q of iteration t's tile, read from the table (0 past the sequence).
   auto read_entry = [&](int t, int q) -> int {
@@ -366,9 +369,9 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   // over 16- or 32-key pages, the tile's one entry over larger pages.
   const int ew = PAGED_SMALL ? (warp * 16) >> PE.page_log2 : 0;
   // The entry of iteration t's tile for this warp: from the current or the next batch
-  // (warp-uniform), or (16- and 32-key pages, tiles of up to 8 rows) read here (run 228: in
-  // lanes, these measured 1-2.5 % slower at three sizes of four; they stay at two CTAs per SM,
-  // where the reads' latency is hidden).
+  // (warp-uniform), or (16- and 32-key pages, tiles of up to 8 rows, splits of fewer than 128
+  // tiles) read here (run 228: in lanes, these measured 1-2.5 % slower at three sizes of four;
+  // they stay at two CTAs per SM, where the reads' latency is hidden).
   auto tile_entry = [&](int t) -> int {
     if (IN_LANES) {
       const int slot = (t << e_log2) + ew;
