@@ -22,7 +22,8 @@
 # The GPU tests emulating GPUs with less shared memory (SKIP_EMULATED_TESTS=1 skips them) take
 # another ~210 s (runs 199-200).
 # Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_EMULATED_TESTS, SKIP_NO_TMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER,
-# SKIP_THREADS_SANITIZER, SKIP_BENCH, BENCH_ARGS,
+# SKIP_THREADS_SANITIZER, SKIP_ONE_SPLIT_TESTS (the one-split tile-by-tile test under memcheck, ~100 s,
+# run 241), SKIP_BENCH, BENCH_ARGS,
 # BENCH_TIMEOUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/blasst-out}
@@ -106,22 +107,6 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
     echo "gpu tests (no TMA) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
     grep -E "test result" "$OUT/gpu_tests.log" | tail -1
   fi
-  if [ "${SKIP_ONE_SPLIT_TESTS:-0}" != 1 ]; then
-    # One KV split per (sequence, KV head, row tile) (BLASST_DECODE_UNITS=1: the plan's target
-    # of one CTA in all; the CPU backend plans with the same value): every decode case's split
-    # then holds all its tiles, so the one-token 1 x 20000 case over 16-key pages runs one split
-    # of 313 tiles, which the default plans never reach in a test this size: the small-page
-    # decode kernel with 8-row tiles takes its block-table entries in lanes there (n >= 128).
-    # Only the tile-by-tile test: the dense test's split-coverage assertion (1, 2-4 and > 4
-    # splits) cannot hold with one split per unit (run 241: its cases all passed, the assertion
-    # failed, as it should).
-    step "tile-by-tile gpu test, BLASST_DECODE_UNITS=1 (one split per unit), under memcheck"
-    echo "===== BLASST_DECODE_UNITS=1 (memcheck)" >> "$OUT/gpu_tests.log"
-    BLASST_DECODE_UNITS=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
-      skip_decisions_match_the_cpu_tile >> "$OUT/gpu_tests.log" 2>&1
-    echo "gpu tests (one split, memcheck) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
-    grep -E "ERROR SUMMARY|test result" "$OUT/gpu_tests.log" | tail -2
-  fi
 fi
 if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
   step "compute-sanitizer memcheck"
@@ -144,6 +129,22 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
       a_thread_without_a_current_context \
       >> "$OUT/memcheck.log" 2>&1
     echo "memcheck (contexts) exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
+    grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -2
+  fi
+  if [ "${SKIP_ONE_SPLIT_TESTS:-0}" != 1 ]; then
+    # One KV split per (sequence, KV head, row tile) (BLASST_DECODE_UNITS=1: the plan's target
+    # of one CTA in all; the CPU backend plans with the same value): every decode case's split
+    # then holds all its tiles, so the one-token 1 x 20000 case over 16-key pages runs one split
+    # of 313 tiles, which the default plans never reach in a test this size: the small-page
+    # decode kernel with 8-row tiles takes its block-table entries in lanes there (n >= 128).
+    # Only the tile-by-tile test: the dense test's split-coverage assertion (1, 2-4 and > 4
+    # splits) cannot hold with one split per unit (run 241: its cases all passed, the assertion
+    # failed, as it should).
+    step "tile-by-tile gpu test, BLASST_DECODE_UNITS=1 (one split per unit), under memcheck"
+    echo "===== BLASST_DECODE_UNITS=1 (memcheck)" >> "$OUT/memcheck.log"
+    BLASST_DECODE_UNITS=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
+      skip_decisions_match_the_cpu_tile >> "$OUT/memcheck.log" 2>&1
+    echo "gpu tests (one split, memcheck) exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
     grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -2
   fi
 fi
