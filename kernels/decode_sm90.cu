@@ -93,7 +93,10 @@ DEVI void cp_async16_l2(u32 dst, const void *src, bool valid) {
 struct TileLoader {
   const u16 *base;  // contiguous: this thread's chunk of key row 0; paged: its chunk at page 0, row r0
   i64 rs, bs;
-  u32 dst, dst1;    // this thread's first chunk within a buffer; see TILE_DST
+  u32 dst;          // this thread's first chunk within a buffer; see TILE_DST
+#if !PAGED_SMALL
+  u32 dst1;         // the same for rows of the other swizzle (TILE_DST); small pages need none
+#endif
   int r0;
 #if DIM < HEAD_DIM
   bool used;        // its chunk holds data (dim_chunk)
@@ -113,6 +116,9 @@ struct TileLoader {
 // call), over 32-key pages +10 %, one-token calls +0.1-1.3 %; the d = 128 small-page kernel went
 // from 5344 to 4968 instructions (the 64-key kernel has 4848).
 #define WSTEP (32 / CH)
+// The shortest split (tiles) whose one-token tiles of up to 8 rows over 16- or 32-key pages take
+// their block-table entries from the warps' lanes (decode_body's IN_LANES; run 240).
+#define SMALL_PAGE_LANES_MIN_TILES 128
 static_assert(DBN == DWARPS * 16 && 32 % CH == 0, "a warp copies 16 whole rows of a tile");
 
 DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
@@ -129,7 +135,9 @@ DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
   // r0 + RSTEP's otherwise (RSTEP is 16 at d = 64, 8 at d = 128, 4 at d = 256). (PAGED_SMALL
   // uses dst only, see load_tile_small_pages.)
   L.dst = swz(L.r0, c, CH);
+#if !PAGED_SMALL
   L.dst1 = swz(L.r0 + RSTEP, c, CH) - RSTEP * ROWB;
+#endif
 #if PAGED_SMALL
   const int row_in = L.r0 % WSTEP;  // the row within the warp's first WSTEP rows
 #else
@@ -347,7 +355,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   // tiles of up to 8 rows, for splits of 128 tiles or more (run 239, all in lanes: +2.6 % at
   // 16 x 32K, 256 tiles per split; +0.3-0.9 % at 64 x 8K, 128; -1.0-1.7 % at 1 x 128K, 62).
   // Uniform per CTA, so those kernels hold both paths.
-  const bool IN_LANES = !PAGED_SMALL || NT == 2 || n >= 128;
+  const bool IN_LANES = !PAGED_SMALL || NT == 2 || n >= SMALL_PAGE_LANES_MIN_TILES;
   const int e_log2 = PAGED_SMALL ? 6 - PE.page_log2 : 0;
   // Entry q of iteration t's tile, read from the table (0 past the sequence).
   auto read_entry = [&](int t, int q) -> int {

@@ -1329,7 +1329,13 @@ unsafe fn launch_in(
         let mode = [skip, is_sweep && family != Family::Merge, d.paged.is_some()];
         let dims = [kd as u32, d.head_dim as u32];
         Variant::new(family, bf16, dims, mode, ctx.shape.smem_per_sm)
-            .with_small_pages(d.paged.as_ref().is_some_and(|pg| pg.page_size < 64))
+            // Pages smaller than a decode tile (16 or 32 keys: a tile spans 4 or 2 pages) take
+            // the Hopper decode kernel's small-page specialisation.
+            .with_small_pages(
+                d.paged
+                    .as_ref()
+                    .is_some_and(|pg| pg.page_size < crate::attn::plan::DECODE_BLOCK_N as usize),
+            )
     };
     match phase {
         Phase::Prefill => {
