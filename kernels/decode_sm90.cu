@@ -377,9 +377,9 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   // over 16- or 32-key pages, the tile's one entry over larger pages.
   const int ew = PAGED_SMALL ? (warp * 16) >> PE.page_log2 : 0;
   // The entry of iteration t's tile for this warp: from the current or the next batch
-  // (warp-uniform), or (16- and 32-key pages, tiles of up to 8 rows, splits of fewer than 128
-  // tiles) read here (run 228: in lanes, these measured 1-2.5 % slower at three sizes of four;
-  // they stay at two CTAs per SM, where the reads' latency is hidden).
+  // (warp-uniform), or (16- and 32-key pages, tiles of up to 8 rows, splits of fewer than
+  // SMALL_PAGE_LANES_MIN_TILES tiles) read here (run 228: in lanes, these measured 1-2.5 % slower
+  // at three sizes of four; they stay at two CTAs per SM, where the reads' latency is hidden).
   auto tile_entry = [&](int t) -> int {
     if (IN_LANES) {
       const int slot = (t << e_log2) + ew;

@@ -136,7 +136,8 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
     # of one CTA in all; the CPU backend plans with the same value): every decode case's split
     # then holds all its tiles, so the one-token 1 x 20000 case over 16-key pages runs one split
     # of 313 tiles, which the default plans never reach in a test this size: the small-page
-    # decode kernel with 8-row tiles takes its block-table entries in lanes there (n >= 128).
+    # decode kernel with 8-row tiles takes its block-table entries in lanes there
+    # (kernels/decode_sm90.cu: splits of SMALL_PAGE_LANES_MIN_TILES = 128 tiles or more).
     # Only the tile-by-tile test: the dense test's split-coverage assertion (1, 2-4 and > 4
     # splits) cannot hold with one split per unit (run 241: its cases all passed, the assertion
     # failed, as it should).
