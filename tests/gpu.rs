@@ -76,7 +76,7 @@ fn dims_from_env(var: &str, default: &[usize]) -> Vec<usize> {
 fn gpu_cases(dtype: u32) -> Vec<Case> {
     // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64, 128 and 256, causal or
     // not.
-    let shapes: [(usize, usize, &[usize], &[usize], Layout); 20] = [
+    let shapes: [(usize, usize, &[usize], &[usize], Layout); 22] = [
         // prefill: padded, odd lengths (not multiples of 128), GQA 4
         (8, 2, &[300, 300], &[300, 300], Layout::Bshd),
         // prefill with more CTAs (128 rows x head x sequence) than the H200 has multiprocessors
@@ -118,6 +118,13 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         (16, 2, &[2, 2], &[1900, 4100], Layout::Paged(16)),
         (16, 2, &[3, 3], &[1500, 2200], Layout::Paged(32)),
         (4, 4, &[2, 1, 2], &[700, 64, 1500], Layout::Ragged),
+        // Row pairs (on Hopper at d = 128 two 16-row tiles per CTA, K shared): 6 tokens x GQA 8
+        // = 48 rows, three tiles in two pairs, the second without its second tile; the second
+        // sequence's 3 tokens (24 rows) leave its second pair without rows
+        (16, 2, &[6, 3], &[3000, 700], Layout::Ragged),
+        // 8 tokens x GQA 8 = 64 rows, two full pairs; the second sequence's one token (8 rows)
+        // gives its first pair's second tile no rows, the third's 64 keys one tile
+        (16, 2, &[8, 1, 2], &[2100, 5000, 64], Layout::Ragged),
     ];
     let mut v = vec![];
     for d in head_dims() {
@@ -483,7 +490,7 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
     if !gpu() {
         return;
     }
-    let shapes: [Shape; 13] = [
+    let shapes: [Shape; 14] = [
         (1024, 1024, 4, 4, false, 0.2, Layout::Bshd),
         (1024, 1024, 4, 2, true, 0.2, Layout::Bshd),
         // more CTAs than multiprocessors (256 and 192, GQA 4 and 3), paged among them
@@ -499,6 +506,9 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         (1, 9000, 16, 8, false, 0.25, Layout::Paged(64)),
         // row tiles of 16 over 16-key pages (3 tokens x GQA 8: two tiles, the second half full)
         (3, 6000, 16, 2, false, 0.2, Layout::Paged(16)),
+        // three row tiles of 16 (6 tokens x GQA 8): on Hopper two row pairs, each tile deciding
+        // alone
+        (6, 6000, 16, 2, true, 0.2, Layout::Bshd),
     ];
     for_each_structured(&shapes, |label, bt, factor| {
         let (g, _) = gpu_matches_cpu(bt, factor, label);

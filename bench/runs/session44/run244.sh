@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Run 244 (session 44): the Hopper decode kernel's row pairs (two 16-row tiles per CTA sharing
+# the K ring, kernels/decode_sm90.cu PAIRED) on the GPU for the first time: the GPU tests (the
+# row-tile cases and the occupancy test run the pairs at d = 128), memcheck over the dense and
+# tile-by-tile tests at d = 128, then interleaved A/Bs of one library with the pairs off
+# (BLASST_DECODE_PAIRS=0: one tile per CTA, as before) and on: speculative decode 4 tokens x
+# GQA 8 (32 rows, the benchmark's table) contiguous and paged, and dense / Skip-Softmax at 8
+# tokens x GQA 4 (32 rows).
+set -uo pipefail
+OUT=${OUT:-/tmp/blasst-out}
+mkdir -p "$OUT"
+source bench/runs/common.sh
+export PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv > "$OUT/smi.log" 2>&1
+precompile
+step "gpu tests (all)"
+timeout 280 target/device/gpu_tests --test-threads=1 > "$OUT/gpu-tests.log" 2>&1
+echo "gpu tests exit $?" | tee -a "$LOG"
+grep -E "test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -5 | tee -a "$LOG"
+BLASST_TEST_HEAD_DIMS=128 MEMCHECK_TIMEOUT=120 memcheck dense_matches_cpu_and_float64 skip_decisions_match_the_cpu_tile_by_tile
+LIB=target/device/libblasst.so
+step "A/B row pairs: speculative decode, paged layout"
+timeout 100 python3 bench/micro/paged_layout.py "$LIB:BLASST_DECODE_PAIRS=0" "$LIB" --tokens 4 --heads 32/4 \
+  --size 4x32768 --size 1x131072 --size 16x32768 --pages 16,64 > "$OUT/pairs-paged-layout.log" 2>&1
+echo "paged layout exit $?" | tee -a "$LOG"
+step "A/B row pairs: dense and Skip-Softmax, 8 tokens x GQA 4"
+timeout 100 python3 bench/ab_decode.py "$LIB:BLASST_DECODE_PAIRS=0" "$LIB" --tokens 8 \
+  --size 4x32768 --size 1x131072 --size 16x16384 > "$OUT/pairs-ab-decode.log" 2>&1
+echo "ab decode exit $?" | tee -a "$LOG"
