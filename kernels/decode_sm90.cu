@@ -50,29 +50,6 @@
 #define VSLOTS (LAG + 1)
 #define MAXR 16
 
-// Row pairs (PAIRED, from the host: src/cuda/mod.rs decode_pairs): a call of several 16-row tiles
-// runs two tiles per CTA, one row group of DWARPS warps each, that share the K ring and keep
-// their own V rings, row-max exchanges and decisions (each tile decides alone, as two CTAs of
-// one tile would: the plan and the CPU reproduction are unchanged). Group 0 copies K for both;
-// group 1 frees a K buffer through an mbarrier (kempty) once its S^T of the tile is done, and
-// group 0 refills the buffer of the tile before the current one, so the ring has one slot more
-// (KS) for the same look-ahead and the groups may drift a tile apart. Two tiles of one CTA
-// read K from L2 once instead of twice: the tiles of separate CTAs were capped by L2
-// bandwidth (session 13: two tiles read 5.9 TB/s from L2 at 2.9 TB/s of DRAM). DTID is the
-// thread's index in its group.
-#if PAIRED
-#define DTID (threadIdx.x % DTHREADS)
-#define KS (KSLOTS + 1)
-#define NGRP 2
-#if SWEEP
-#error "row pairs are built for the dense and skip kernels only (the sweep runs one tile per CTA)"
-#endif
-#else
-#define DTID threadIdx.x
-#define KS KSLOTS
-#define NGRP 1
-#endif
-
 // Transpose of an 8x8 matrix of 16-bit elements held in the mma fragment layout.
 DEVI u32 movmatrix_t(u32 x) {
   u32 y;
@@ -148,9 +125,9 @@ DEVI TileLoader make_loader(const u16 *head_base, i64 rs, i64 bs) {
   TileLoader L;
   const int c = threadIdx.x % CH;
 #if PAGED_SMALL
-  L.r0 = (DTID / 32) * 16 + (threadIdx.x % 32) / CH;  // base points at row r0 % WSTEP
+  L.r0 = (threadIdx.x / 32) * 16 + (threadIdx.x % 32) / CH;  // base points at row r0 % WSTEP
 #else
-  L.r0 = DTID / CH;
+  L.r0 = threadIdx.x / CH;
 #endif
   L.rs = rs;
   L.bs = bs;
@@ -242,15 +219,6 @@ DEVI void load_tile(const KernelParams &p, const TileLoader &L, int pe, int row0
 }
 #undef TILE_DST
 
-// The barrier of the thread's row group: the CTA's, or with row pairs named barrier 1 + group.
-DEVI void group_sync() {
-#if PAIRED
-  asm volatile("bar.sync %0, %1;\n" ::"r"((int)(1 + threadIdx.x / DTHREADS)), "n"(DTHREADS) : "memory");
-#else
-  __syncthreads();
-#endif
-}
-
 DEVI void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 }
@@ -333,7 +301,7 @@ static_assert(DBN == 64, "e_log2 in decode_body takes a tile of 64 keys (log2 6)
 
 template <int NT>
 DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
-  const int warp = DTID / 32, lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   // Grid (KV heads x row tiles, splits, batch): the CTAs that run together read whole K/V rows
   // (all heads of the same keys) rather than one head's slice of many rows (1-2 % at batch 1,
   // measured), and the row tiles of one KV head are neighbours, so that all but the first read
@@ -341,37 +309,19 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   // head) into row tiles of at most MAXR (8 at d = 256) rows: this CTA's are r0 ... r0 + R - 1.
   const int G = p.group;
   const int row_tiles = (p.max_lq * G + p.block_m - 1) / p.block_m;
-#if PAIRED
-  // Row tiles 2 x + grp of the CTA's pair x (a last pair of an odd count has no group 1 rows).
-  const int grp = threadIdx.x / DTHREADS, pairs = (row_tiles + 1) / 2;
-  const int kh = blockIdx.x / pairs, split = blockIdx.y, b = blockIdx.z + p.batch0;
-  const int rt0 = (blockIdx.x % pairs) * 2, r0 = (rt0 + grp) * p.block_m;
-  const Seq s = load_seq(p, b);
-  const int R = min(s.lq * G - r0, p.block_m);
-  const bool partner = s.lq * G > (rt0 + 1) * p.block_m;  // group 1 has rows
-  if (s.lq * G <= rt0 * p.block_m) return;  // a shorter sequence of a ragged batch
-#else
   const int kh = blockIdx.x / row_tiles, split = blockIdx.y, b = blockIdx.z + p.batch0;
   const int r0 = (blockIdx.x % row_tiles) * p.block_m;
   const Seq s = load_seq(p, b);
   const int R = min(s.lq * G - r0, p.block_m);
   if (R <= 0) return;  // a shorter sequence of a ragged batch (the whole cluster returns)
-  const int grp = 0;
-#endif
 
-  // Shared layout (host: decode90_smem): K buffers [KS] | V buffers [NGRP][VSLOTS] |
-  // red[NGRP][2][DWARPS][MAXR] | mbarriers kfull[KS], (row pairs) kempty[KS], vfull[NGRP][VSLOTS].
+  // Shared layout (host: decode90_smem): K buffers | V buffers | red[2][DWARPS][MAXR] |
+  // mbarriers kfull[KSLOTS], vfull[VSLOTS].
   const u32 sK = smem_u32(smem);
-  const u32 sV = sK + (KS + grp * VSLOTS) * TILE_SMEM;  // this group's V ring
-  float *red0 = (float *)(smem + (KS + NGRP * VSLOTS) * TILE_SMEM);
-  float *red = red0 + grp * 2 * DWARPS * MAXR;
-  const u32 kfull = smem_u32(red0 + NGRP * 2 * DWARPS * MAXR);
-#if PAIRED
-  const u32 kempty = kfull + KS * 8;
-  const u32 vfull = kfull + (2 * KS + grp * VSLOTS) * 8;
-#else
+  const u32 sV = sK + KSLOTS * TILE_SMEM;
+  float *red = (float *)(smem + (KSLOTS + VSLOTS) * TILE_SMEM);
+  const u32 kfull = smem_u32(red + 2 * DWARPS * MAXR);
   const u32 vfull = kfull + KSLOTS * 8;
-#endif
 
   const TileRange tr = decode_split_tiles(p, s, split, DBN);
   const int hi = tr.hi, n = tr.hi - tr.lo;
@@ -387,18 +337,10 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
 #endif
 
   if (threadIdx.x == 0) {
-#if PAIRED
-    // kempty: one arrival, group 1's thread 0 after its S^T of the buffer's tile.
-    for (int i = 0; i < 2 * KS + 2 * VSLOTS; ++i) mbar_init(kfull + 8 * i, i >= KS && i < 2 * KS ? 1 : DTHREADS);
-#else
     for (int i = 0; i < KSLOTS + VSLOTS; ++i) mbar_init(kfull + 8 * i, DTHREADS);
-#endif
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();
-#if PAIRED
-  if (R <= 0) return;  // group 1 of a pair without its second tile (group 0 copies alone)
-#endif
 
   const TileLoader LK = make_loader(kbase, p.k_row_stride, p.k_batch_stride);
   const TileLoader LV = make_loader(vbase, p.v_row_stride, p.v_batch_stride);
@@ -455,8 +397,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
 #endif
     load_tile(p, L, pe, TILE_OF(t) * DBN, s.lk, dst, bar);
   };
-  if (grp == 0)  // (row pairs: group 0 copies K for both)
-    for (int t = 0; t < KSLOTS && t < n; ++t) copy_tile(LK, t, sK + t * TILE_SMEM, kfull + 8 * t);
+  for (int t = 0; t < KSLOTS && t < n; ++t) copy_tile(LK, t, sK + t * TILE_SMEM, kfull + 8 * t);
 
   // Q^T as the B operand: qb[nt][ks] = rows nt*8 + lane/4, head-dim columns ks*16 + 2 (lane%4) + {0,1} and + 8.
   u32 qb[NT][KSTEPS][2];
@@ -498,7 +439,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
     bool accept = false;
     if (it < n) {
       const int j = TILE_OF(it);
-      const int ks_ = it % KS;
+      const int ks_ = it % KSLOTS;
       const u32 kbuf = sK + ks_ * TILE_SMEM;
 #if PAGED
       if (IN_LANES && ((it << e_log2) >> 5) != PE.batch) {  // this tile's entries start the next batch
@@ -508,7 +449,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
         PE.far = batch_entry(PE.batch + 2);
       }
 #endif
-      mbar_wait(kfull + 8 * ks_, (u32)(it / KS) & 1u);
+      mbar_wait(kfull + 8 * ks_, (u32)(it / KSLOTS) & 1u);
       // S^T (16 keys of this warp x 8 NT rows), two accumulator chains.
       float S[NT][4], S2[NT][4];
       #pragma unroll
@@ -549,11 +490,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
         #pragma unroll
         for (int nt = 0; nt < NT; ++nt) *(float2 *)(rb + warp * MAXR + nt * 8 + 2 * lane) = make_float2(tmax[nt][0], tmax[nt][1]);
       }
-      group_sync();
-#if PAIRED
-      // Group 1's S^T of tile it is done: group 0 may refill its K buffer.
-      if (grp == 1 && DTID == 0) mbar_arrive(kempty + 8 * ks_);
-#endif
+      __syncthreads();
       #pragma unroll
       for (int w = 0; w < DWARPS; ++w) {
         #pragma unroll
@@ -598,17 +535,7 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
         const int vs = it % VSLOTS;
         copy_tile(LV, it, sV + vs * TILE_SMEM, vfull + 8 * vs);
       }
-#if PAIRED
-      // Tile it + KSLOTS into the buffer of tile it - 1 (free here once group 1 is done with it;
-      // at it = 0 the ring's extra buffer).
-      if (grp == 0 && it + KSLOTS < n) {
-        const int sl = (it + KSLOTS) % KS;
-        if (it > 0 && partner) mbar_wait(kempty + 8 * sl, (u32)((it - 1) / KS) & 1u);
-        copy_tile(LK, it + KSLOTS, sK + sl * TILE_SMEM, kfull + 8 * sl);
-      }
-#else
       if (it + KSLOTS < n) copy_tile(LK, it + KSLOTS, kbuf, kfull + 8 * ks_);
-#endif
       if (accept) {
         // P = exp2((S - m) * scale_log2) with the new running max; the row sums follow the
         // running max (like kernels/decode.cu), O is rescaled when P V runs.
@@ -671,16 +598,9 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
 
   // Combine the 4 warps: row sums (lanes with equal lane % 4 hold the same rows) and O^T, all
   // at the same scale (every warp followed the same running max). The K buffers are free: every
-  // issued copy was waited for. (Row pairs: the group's V ring, free for the same reason; the
-  // other group may still read the K ring.)
-  group_sync();
-#if PAIRED
-  float *fo = (float *)(smem + (KS + grp * VSLOTS) * TILE_SMEM);  // [DWARPS][MAXR][HEAD_DIM]
-  static_assert((DWARPS + 1) * MAXR * HEAD_DIM * 4 + (DWARPS + 2) * MAXR * 4 <= VSLOTS * TILE_SMEM,
-                "the combine fits a group's V ring");
-#else
+  // issued copy was waited for.
+  __syncthreads();
   float *fo = (float *)smem;                // [DWARPS][MAXR][HEAD_DIM]
-#endif
   float *fl = fo + DWARPS * MAXR * HEAD_DIM;  // [DWARPS][MAXR]
   float *fm = fl + DWARPS * MAXR;             // [MAXR]
   #pragma unroll
@@ -706,9 +626,9 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
   // Cluster merge: this split's normalised rows and their LSE, read by the cluster's CTAs.
   float *cm_o = fm + MAXR;                // [MAXR][HEAD_DIM]
   float *cm_lse = cm_o + MAXR * HEAD_DIM;  // [MAXR]
-  group_sync();
+  __syncthreads();
   const i64 rows_total = (i64)p.batch * p.max_lq;
-  for (int idx = DTID; idx < R * (HEAD_DIM / 2); idx += DTHREADS) {
+  for (int idx = threadIdx.x; idx < R * (HEAD_DIM / 2); idx += DTHREADS) {
     const int row = idx / (HEAD_DIM / 2), c = 2 * (idx % (HEAD_DIM / 2));
     float l = 0.f, o0 = 0.f, o1 = 0.f;
     #pragma unroll
@@ -733,17 +653,8 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
       if (c == 0) p.ws_lse[wrow] = lse_of(fm[row] * p.scale, l);
     }
   }
-#if PAIRED
-  // (The host never merges row pairs' splits in a cluster.) Each group counts its own tile.
-  (void)cm_o, (void)cm_lse;
-  if (p.stats && DTID == 0) {
-    atomicAdd(p.stats, (u64)n);
-    atomicAdd(p.stats + 1, (u64)skipped);
-  }
-#else
   if (p.cluster_merge) cluster_merge_splits(p, s, b, kh, r0, split, R, cm_o, cm_lse);
   flush_stats(p, (u64)n, (u64)skipped);
-#endif
 #if SWEEP
   if (threadIdx.x == 0) sweep_flush(p, scount, (u64)n);
 #endif
@@ -755,18 +666,12 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
 // 32 KB tile leaves one (the six buffers take 192 KB) and the kernel is built for up to 8 packed
 // rows only (one 8-row MMA tile: Q^T 32 and O^T 64 registers per thread; with 16 rows ptxas
 // needed 255 registers and spilled); the host runs the portable kernel for more.
-#if PAIRED
-extern "C" __global__ void __launch_bounds__(2 * DTHREADS, 1) KERNEL_NAME(const __grid_constant__ KernelParams p) {
-#else
 extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE90_CTAS_PER_SM) KERNEL_NAME(const __grid_constant__ KernelParams p) {
-#endif
   extern __shared__ __align__(128) unsigned char smem[];
   pdl_wait();
   // The merge kernel that follows may be scheduled now: it waits for this grid to complete.
   pdl_trigger();
-#if PAIRED
-  decode_body<2>(p, smem);  // (row pairs: tiles of 16 rows)
-#elif HEAD_DIM <= 128
+#if HEAD_DIM <= 128
   if (p.block_m <= 8) decode_body<1>(p, smem);
   else decode_body<2>(p, smem);
 #else

@@ -118,12 +118,11 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         (16, 2, &[2, 2], &[1900, 4100], Layout::Paged(16)),
         (16, 2, &[3, 3], &[1500, 2200], Layout::Paged(32)),
         (4, 4, &[2, 1, 2], &[700, 64, 1500], Layout::Ragged),
-        // Row pairs (on Hopper at d = 128 two 16-row tiles per CTA, K shared): 6 tokens x GQA 8
-        // = 48 rows, three tiles in two pairs, the second without its second tile; the second
-        // sequence's 3 tokens (24 rows) leave its second pair without rows
+        // Several row tiles of ragged sequences (on Hopper 16-row tiles at d <= 128): 6 tokens x
+        // GQA 8 = 48 rows, three tiles, the second sequence's 3 tokens (24 rows) leaving its
+        // third tile without rows; 8 tokens = 64 rows (four tiles), the second sequence's one
+        // token (8 rows) only its first tile, the third sequence's 64 keys one KV tile
         (16, 2, &[6, 3], &[3000, 700], Layout::Ragged),
-        // 8 tokens x GQA 8 = 64 rows, two full pairs; the second sequence's one token (8 rows)
-        // gives its first pair's second tile no rows, the third's 64 keys one tile
         (16, 2, &[8, 1, 2], &[2100, 5000, 64], Layout::Ragged),
     ];
     let mut v = vec![];
@@ -506,8 +505,7 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         (1, 9000, 16, 8, false, 0.25, Layout::Paged(64)),
         // row tiles of 16 over 16-key pages (3 tokens x GQA 8: two tiles, the second half full)
         (3, 6000, 16, 2, false, 0.2, Layout::Paged(16)),
-        // three row tiles of 16 (6 tokens x GQA 8): on Hopper two row pairs, each tile deciding
-        // alone
+        // three row tiles of 16 (6 tokens x GQA 8), each deciding alone
         (6, 6000, 16, 2, true, 0.2, Layout::Bshd),
     ];
     for_each_structured(&shapes, |label, bt, factor| {

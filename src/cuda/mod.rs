@@ -129,8 +129,8 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
         }
         let hd = v.head_dim as usize;
         for rows in [4u32, 8, 16, 32, 64] {
-            let k = decode_kernel(&ctx.shape, rows, hd, v.pairs);
-            if k.family != v.family || k.smem > ctx.max_smem || (v.pairs && rows != 16) {
+            let k = decode_kernel(&ctx.shape, rows, hd);
+            if k.family != v.family || k.smem > ctx.max_smem {
                 continue; // another kernel's rows, or refused on this GPU (check_smem)
             }
             let f = function(&ctx, &v, k.max_smem.min(ctx.max_smem))?;
@@ -147,11 +147,9 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
                 },
                 "cuOccupancyMaxActiveBlocksPerMultiprocessor",
             )?;
-            // A row-pair CTA holds two of the row tiles the plan counts.
-            let tiles_per_cta = if v.pairs { 2 } else { 1 };
             out.push((
                 format!("{} rows {rows}", v.name()),
-                n.max(0) as usize * tiles_per_cta,
+                n.max(0) as usize,
                 decode_ctas_per_sm(&ctx.shape, hd, rows),
             ));
         }
@@ -234,16 +232,14 @@ struct DecodeKernel {
     stages: u8,
 }
 
-/// `pairs`: the Hopper kernel's row-pair specialisation (`decode_pairs`; ignored for the portable
-/// kernel).
-fn decode_kernel(g: &GpuShape, block_m: u32, head_dim: usize, pairs: bool) -> DecodeKernel {
+fn decode_kernel(g: &GpuShape, block_m: u32, head_dim: usize) -> DecodeKernel {
     if use_sm90_decode(g.sm90a, block_m, head_dim) {
         DecodeKernel {
             family: Family::DecodeSm90,
-            smem: decode90_smem(head_dim, pairs),
-            max_smem: decode90_smem(head_dim, pairs),
-            threads: DECODE_SM90_THREADS * if pairs { 2 } else { 1 },
-            bounds: if pairs { 1 } else { nvrtc::decode90_ctas_per_sm(head_dim) },
+            smem: decode90_smem(head_dim),
+            max_smem: decode90_smem(head_dim),
+            threads: DECODE_SM90_THREADS,
+            bounds: nvrtc::decode90_ctas_per_sm(head_dim),
             stages: 0,
         }
     } else {
@@ -269,10 +265,9 @@ const RESERVED_SMEM_PER_CTA: usize = 1024;
 /// many) and its shared memory (plus its static bytes and the driver's reserve per CTA); the
 /// GPU test `decode_plan_counts_the_ctas_the_driver_fits` checks every decode specialisation
 /// against the driver's occupancy. Reads `BLASST_DECODE_KERNEL` like the launch, so plan and
-/// kernel agree. Counted in CTAs of one row tile: a row-pair CTA (`decode_pairs`) takes the
-/// place of two.
+/// kernel agree.
 pub fn decode_ctas_per_sm(g: &GpuShape, head_dim: usize, block_m: u32) -> usize {
-    let k = decode_kernel(g, block_m, head_dim, false);
+    let k = decode_kernel(g, block_m, head_dim);
     k.bounds
         .min(g.smem_per_sm / (k.smem + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA))
         .max(1)
@@ -1008,27 +1003,10 @@ pub fn decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
 
 /// Must match the layout in kernels/decode_sm90.cu: K and V buffers of 64 swizzled rows, the
 /// row-max exchange (2 x 4 warps x 16 rows) and one mbarrier per buffer.
-/// With row pairs (`pairs`): one K buffer more, a V ring and a row-max exchange per row group,
-/// and the K buffers' second barriers (kempty).
-pub fn decode90_smem(head_dim: usize, pairs: bool) -> usize {
+pub fn decode90_smem(head_dim: usize) -> usize {
     let (kslots, lag) = nvrtc::decode90_config(head_dim);
-    let (groups, kbufs) = if pairs { (2, kslots + 1) } else { (1, kslots) };
-    let buffers = kbufs + groups * (lag + 1);
-    let barriers = buffers + if pairs { kbufs } else { 0 };
-    buffers * 64 * head_dim * 2 + groups * 2 * 4 * 16 * 4 + barriers * 8
-}
-
-/// Whether a decode call of `row_tiles` row tiles on the kernel `family` at kernel head dim `kd`
-/// runs two tiles per CTA (kernels/decode_sm90.cu `PAIRED`): Hopper calls of several tiles at
-/// d = 128 (`nvrtc::decode90_pairs`), but the calibration sweep (`sweep`: one tile per CTA; it
-/// counts the same decisions) and unless `BLASST_DECODE_PAIRS=0` (an A/B switch). The plan is the
-/// same either way: a CTA of two tiles takes an SM where two CTAs of one tile ran.
-fn decode_pairs(family: Family, row_tiles: usize, kd: usize, sweep: bool) -> bool {
-    family == Family::DecodeSm90
-        && row_tiles >= 2
-        && nvrtc::decode90_pairs(kd)
-        && !sweep
-        && !crate::switches::DECODE_PAIRS.test(|v| v.is_some_and(|v| v.trim() == "0"))
+    let buffers = kslots + lag + 1;
+    buffers * 64 * head_dim * 2 + 2 * 4 * 16 * 4 + buffers * 8
 }
 
 /// Must match the layout in kernels/decode.cu: K and V stages (`stages` deep), Q, the P ring,
@@ -1395,11 +1373,9 @@ unsafe fn launch_in(
         }
         Phase::Decode => {
             let splits = d.plan.num_kv_splits as usize;
-            let row_tiles = (d.max_lq * d.group).div_ceil(d.plan.block_m as usize);
-            let family = decode_kernel(&ctx.shape, d.plan.block_m, kd, false).family;
-            let pairs = decode_pairs(family, row_tiles, kd, is_sweep);
-            let k = decode_kernel(&ctx.shape, d.plan.block_m, kd, pairs);
+            let k = decode_kernel(&ctx.shape, d.plan.block_m, kd);
             let sm90 = k.family == Family::DecodeSm90;
+            let row_tiles = (d.max_lq * d.group).div_ceil(d.plan.block_m as usize);
             // Only the Hopper kernel takes row tiles; the plan gives the portable kernel all rows
             // as one (both read BLASST_DECODE_KERNEL: a change between the plan and the launch
             // must not run the portable kernel on the first tile only).
@@ -1409,8 +1385,7 @@ unsafe fn launch_in(
                     d.plan.block_m
                 )));
             }
-            let v = variant(k.family).with_pairs(pairs);
-            debug_assert_eq!(v.pairs, pairs);
+            let v = variant(k.family);
             // The kernel the launch is sized for is the one compiled (both from this GPU's
             // shared memory).
             debug_assert!(
@@ -1421,10 +1396,9 @@ unsafe fn launch_in(
             );
             let (smem, max_smem, threads) = (k.smem, k.max_smem, k.threads);
             let grid = if sm90 {
-                // kernels/decode_sm90.cu: the KV heads (and their row tiles, or pairs of them) of
-                // one split are neighbouring CTAs.
-                let ctas = if pairs { row_tiles.div_ceil(2) } else { row_tiles };
-                ((d.hkv * ctas) as u32, splits as u32, d.batch as u32)
+                // kernels/decode_sm90.cu: the KV heads (and their row tiles) of one split are
+                // neighbouring CTAs.
+                ((d.hkv * row_tiles) as u32, splits as u32, d.batch as u32)
             } else {
                 (splits as u32, d.hkv as u32, d.batch as u32)
             };
@@ -1453,9 +1427,7 @@ unsafe fn launch_in(
                     p.workspace_size
                 ));
             }
-            // (Row pairs merge their splits in the workspace: kernels/decode_sm90.cu.)
             if sm90
-                && !pairs
                 && ctx.clusters
                 && splits <= MAX_CLUSTER_MERGE_SPLITS
                 && grid.0 as usize * grid.2 as usize
@@ -1777,15 +1749,9 @@ mod tests {
                 "prefill90 d = {d}"
             );
             assert!(
-                decode90_smem(d, false) + 2048 <= SM90_MAX_SMEM_PER_CTA,
+                decode90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
                 "decode90 d = {d}"
             );
-            if nvrtc::decode90_pairs(d) {
-                assert!(
-                    decode90_smem(d, true) + 2048 <= SM90_MAX_SMEM_PER_CTA,
-                    "decode90 row pairs d = {d}"
-                );
-            }
             // On an H100/H200 the Hopper decode kernel's shared memory holds as many CTAs per
             // SM as its launch bounds (3 at d = 64, 2 at d = 128, 1 at d = 256): the decode
             // plan's wave is what runs.
@@ -1876,7 +1842,7 @@ mod tests {
             assert_eq!(nvrtc::decode_stages(hd, SM86), stages, "d = {hd}");
             d.head_dim = hd;
             for rows in 1..=64u32 {
-                let k = decode_kernel(&small, rows, hd, false);
+                let k = decode_kernel(&small, rows, hd);
                 assert_eq!(k.family, Family::Decode);
                 assert_eq!(k.stages as usize, stages);
                 d.plan.block_m = rows;
@@ -1898,7 +1864,7 @@ mod tests {
         }
         for (hd, a100_stages, tuned) in [(64, 4, 5), (128, 2, 3), (256, 2, 2)] {
             assert_eq!(
-                decode_kernel(&a100, 64, hd, false).stages as usize,
+                decode_kernel(&a100, 64, hd).stages as usize,
                 a100_stages,
                 "d = {hd}"
             );

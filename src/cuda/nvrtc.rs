@@ -54,10 +54,6 @@ pub struct Variant {
     /// call; 16-key pages +0.2-0.6 %; one token over 64-key pages unchanged). False for every
     /// other variant.
     pub small_pages: bool,
-    /// The Hopper decode kernel with two row tiles per CTA (`PAIRED`, `decode90_pairs`): calls
-    /// of several 16-row tiles (speculative decoding with GQA). Dense and skip kernels only.
-    /// False for every other variant.
-    pub pairs: bool,
     /// Calibration sweep: a dense pass counting per candidate threshold (skip is false).
     pub sweep: bool,
     /// The portable decode kernel's pipeline depth and launch bounds (`decode_stages`,
@@ -81,10 +77,13 @@ pub fn decode90_max_rows(head_dim: usize) -> u32 {
 
 /// The most packed rows the Hopper decode kernel runs as row tiles of `decode90_max_rows` (more
 /// run as one tile of the portable kernel): 64 at d <= 128 (four tiles), 16 at d = 256 (two).
-/// Each tile is a CTA that reads the whole K and V, the first from DRAM, the others from L2, and
-/// L2 bandwidth caps the tiles: on the H200 (bench/RESULTS.md, session 13) two tiles of 16 rows
-/// at d = 128 ran 1.69x the portable kernel, four 1.42x; at d = 64 two 1.30x, four 1.66x; at
-/// d = 256 two tiles of 8 1.17x, but four 0.86x and eight 0.71x.
+/// Each tile is a CTA that reads the whole K and V, the first from DRAM, the others from L2: on
+/// the H200 (bench/RESULTS.md, session 13) two tiles of 16 rows at d = 128 ran 1.69x the
+/// portable kernel, four 1.42x; at d = 64 two 1.30x, four 1.66x; at d = 256 two tiles of 8
+/// 1.17x, but four 0.86x and eight 0.71x. What bounds the tiles (2.8-2.9 TB/s of K/V at 32 rows,
+/// against 4.5 for one tile) is each tile's dependent chain per KV tile, which the second CTA per
+/// SM hides, not L2's bandwidth: two tiles per CTA sharing one K ring (read from L2 once) were
+/// 2.5-4 % slower contiguous and 7-10 % paged (run 244, session 44; not kept).
 pub fn decode90_tiled_rows(head_dim: usize) -> usize {
     if head_dim <= 128 { 64 } else { 16 }
 }
@@ -118,16 +117,6 @@ pub fn decode90_ctas_per_sm(head_dim: usize) -> usize {
         65..=128 => 2,
         _ => 1,
     }
-}
-
-/// Whether the Hopper decode kernel has a row-pair specialisation at kernel head dim `head_dim`
-/// (kernels/decode_sm90.cu `PAIRED`): at d = 128, whose calls of 17-64 packed rows run 16-row
-/// tiles (`decode90_tiled_rows`). Its shared memory, one K ring of `decode90_config`'s depth
-/// plus one and a V ring per tile (`decode90_smem`), fits one CTA of two tiles per SM where two
-/// CTAs of one tile ran; at d = 256 it would not fit, and d = 64 (three CTAs of one tile per SM)
-/// has not been measured.
-pub fn decode90_pairs(head_dim: usize) -> bool {
-    head_dim == 128
 }
 
 /// Pipeline of the Hopper decode kernel (kernels/decode_sm90.cu): K tiles in flight and the
@@ -272,7 +261,7 @@ impl Variant {
             Family::Merge => format!("blasst_merge_splits_{dt}_d{hd}"),
             Family::MergeStates => format!("blasst_merge_states_{dt}_d{hd}"),
             f => format!(
-                "blasst_fwd_{}_{dt}_d{}_{}{}{}",
+                "blasst_fwd_{}_{dt}_d{}_{}{}",
                 match f {
                     Family::Prefill => "prefill",
                     Family::PrefillSm90 => "prefill90",
@@ -291,8 +280,7 @@ impl Variant {
                     (false, _) => "",
                     (true, false) => "_paged",
                     (true, true) => "_paged_small",
-                },
-                if self.pairs { "_pairs" } else { "" }
+                }
             ),
         }
     }
@@ -311,7 +299,7 @@ impl Variant {
         let wgs = prefill90_consumer_wgs(self.head_dim as usize);
         let pwgs = prefill90_producer_wgs(self.head_dim as usize, self.paged);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define DIM {}\n#define SKIP {}\n#define PAGED {}\n#define PAGED_SMALL {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n#define PREFILL_COMPACT {}\n#define PAIRED {}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define DIM {}\n#define SKIP {}\n#define PAGED {}\n#define PAGED_SMALL {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n#define PREFILL_COMPACT {}\n{COMMON}\n{body}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
@@ -331,7 +319,6 @@ impl Variant {
             decode90_ctas_per_sm(self.head_dim as usize),
             self.ctas,
             self.compact as u32,
-            self.pairs as u32,
         )
     }
 
@@ -376,7 +363,6 @@ impl Variant {
             skip,
             paged,
             small_pages: false,
-            pairs: false,
             sweep,
             stages,
             ctas,
@@ -388,16 +374,6 @@ impl Variant {
     /// `small`; any other variant unchanged.
     pub fn with_small_pages(mut self, small: bool) -> Variant {
         self.small_pages = small && self.paged && self.family == Family::DecodeSm90;
-        self
-    }
-
-    /// The Hopper decode kernel's row-pair specialisation (`pairs`) when `pairs` and it has one
-    /// (`decode90_pairs`: d = 128, dense or skip); any other variant unchanged.
-    pub fn with_pairs(mut self, pairs: bool) -> Variant {
-        self.pairs = pairs
-            && self.family == Family::DecodeSm90
-            && !self.sweep
-            && decode90_pairs(self.head_dim as usize);
         self
     }
 
@@ -420,17 +396,10 @@ impl Variant {
                     for paged in [false, true] {
                         let var =
                             Variant::new(family, bf16, dims, [skip, sweep, paged], smem_per_sm);
-                        let mut vars = vec![var.clone()];
                         if paged && family == Family::DecodeSm90 {
-                            vars.push(var.with_small_pages(true));
+                            v.push(var.clone().with_small_pages(true));
                         }
-                        for var in vars {
-                            let paired = var.clone().with_pairs(true);
-                            if paired.pairs {
-                                v.push(paired);
-                            }
-                            v.push(var);
-                        }
+                        v.push(var);
                     }
                 }
             }
@@ -756,7 +725,7 @@ mod tests {
     #[test]
     fn small_page_decode_kernels_are_their_own_variants() {
         let all = Variant::for_head_dim(228 * 1024, 128).unwrap();
-        let small: Vec<&Variant> = all.iter().filter(|v| v.small_pages && !v.pairs).collect();
+        let small: Vec<&Variant> = all.iter().filter(|v| v.small_pages).collect();
         assert_eq!(small.len(), 2 * 3);
         for v in &small {
             assert!(v.family == Family::DecodeSm90 && v.paged);
@@ -773,31 +742,6 @@ mod tests {
         }
         let names: std::collections::HashSet<String> = all.iter().map(Variant::name).collect();
         assert_eq!(names.len(), all.len());
-    }
-
-    /// The Hopper decode kernel's row pairs (two 16-row tiles per CTA) are variants of their own
-    /// at d = 128 only (named `_pairs`, compiled with `PAIRED 1`): one per element type, dense or
-    /// skip (not the sweep) and cache layout (contiguous, paged, small pages), each beside the
-    /// same kernel of one tile per CTA.
-    #[test]
-    fn row_pair_decode_kernels_are_their_own_variants() {
-        for d in [64, 128, 256] {
-            let all = Variant::for_head_dim(228 * 1024, d).unwrap();
-            let pairs: Vec<&Variant> = all.iter().filter(|v| v.pairs).collect();
-            assert_eq!(pairs.len(), if d == 128 { 2 * 2 * 3 } else { 0 }, "d = {d}");
-            for v in &pairs {
-                assert!(v.family == Family::DecodeSm90 && !v.sweep, "{}", v.name());
-                assert!(v.name().ends_with("_pairs"), "{}", v.name());
-                assert!(v.source().contains("#define PAIRED 1\n"));
-                let single = (*v).clone().with_pairs(false);
-                assert!(all.contains(&single));
-                assert!(single.source().contains("#define PAIRED 0\n"));
-            }
-            for v in &all {
-                let p = v.clone().with_pairs(true);
-                assert_eq!(p.pairs, d == 128 && v.family == Family::DecodeSm90 && !v.sweep);
-            }
-        }
     }
 
     /// A cache file reads back whole; one that is truncated, damaged or of another format reads
