@@ -76,7 +76,7 @@ fn dims_from_env(var: &str, default: &[usize]) -> Vec<usize> {
 fn gpu_cases(dtype: u32) -> Vec<Case> {
     // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64, 128 and 256, causal or
     // not.
-    let shapes: [(usize, usize, &[usize], &[usize], Layout); 22] = [
+    let shapes: [(usize, usize, &[usize], &[usize], Layout); 25] = [
         // prefill: padded, odd lengths (not multiples of 128), GQA 4
         (8, 2, &[300, 300], &[300, 300], Layout::Bshd),
         // prefill with more CTAs (128 rows x head x sequence) than the H200 has multiprocessors
@@ -124,6 +124,12 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         // token (8 rows) only its first tile, the third sequence's 64 keys one KV tile
         (16, 2, &[6, 3], &[3000, 700], Layout::Ragged),
         (16, 2, &[8, 1, 2], &[2100, 5000, 64], Layout::Ragged),
+        // Two row tiles whose splits fill three CTAs per SM (on Hopper at d = 128 the decode
+        // kernel's three-per-SM specialisation, 384 CTAs): 4 tokens x GQA 8, contiguous, over
+        // 16-key pages, and ragged (two sequences, 24 splits)
+        (32, 4, &[4], &[50000], Layout::Bshd),
+        (32, 4, &[4], &[50000], Layout::Paged(16)),
+        (32, 4, &[4, 3], &[30000, 26000], Layout::Ragged),
     ];
     let mut v = vec![];
     for d in head_dims() {
@@ -489,7 +495,7 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
     if !gpu() {
         return;
     }
-    let shapes: [Shape; 14] = [
+    let shapes: [Shape; 16] = [
         (1024, 1024, 4, 4, false, 0.2, Layout::Bshd),
         (1024, 1024, 4, 2, true, 0.2, Layout::Bshd),
         // more CTAs than multiprocessors (256 and 192, GQA 4 and 3), paged among them
@@ -507,6 +513,9 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         (3, 6000, 16, 2, false, 0.2, Layout::Paged(16)),
         // three row tiles of 16 (6 tokens x GQA 8), each deciding alone
         (6, 6000, 16, 2, true, 0.2, Layout::Bshd),
+        // two row tiles on the three-CTAs-per-SM plan (384 CTAs at d = 128 on Hopper)
+        (4, 50000, 32, 4, false, 0.2, Layout::Bshd),
+        (4, 50000, 32, 4, true, 0.2, Layout::Paged(64)),
     ];
     for_each_structured(&shapes, |label, bt, factor| {
         let (g, _) = gpu_matches_cpu(bt, factor, label);
@@ -769,19 +778,23 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
     }
     use blasst::cpu::Options;
     let lambdas: Vec<f32> = (1..=12).map(|k| 2f32.powi(-k)).chain([1.0, 4.0]).collect();
-    for (name, lq, lk, heads, d) in [
-        ("prefill", 1024usize, 2048usize, 4usize, 128usize),
-        ("prefill d64 causal-free", 700, 3000, 2, 64),
+    for (name, lq, lk, (heads, kv_heads), d) in [
+        ("prefill", 1024usize, 2048usize, (4usize, 4usize), 128usize),
+        ("prefill d64 causal-free", 700, 3000, (2, 2), 64),
         // 192 CTAs (more than one wave): every CTA's sweep counts reach the totals
-        ("prefill many tiles", 1024, 1024, 24, 128),
-        ("decode split-KV", 1, 16384, 8, 128),
-        ("prefill d256", 600, 1500, 2, 256),
-        ("decode d256", 1, 8192, 8, 256),
+        ("prefill many tiles", 1024, 1024, (24, 24), 128),
+        ("decode split-KV", 1, 16384, (8, 8), 128),
+        // 4 tokens x GQA 8: two row tiles, whose splits fill three CTAs per SM on Hopper, where
+        // the skip calls run the decode kernel's three-per-SM specialisation and the sweep its
+        // usual kernel with the same plan
+        ("speculative decode", 4, 50000, (32, 4), 128),
+        ("prefill d256", 600, 1500, (2, 2), 256),
+        ("decode d256", 1, 8192, (8, 8), 256),
     ]
     .into_iter()
     .filter(|c| head_dims().contains(&c.4))
     {
-        let s = synth::structured(lq, lk, heads, heads, d, 0.2, 16.0, 21);
+        let s = synth::structured(lq, lk, heads, kv_heads, d, 0.2, 16.0, 21);
         let (q, k, v) = s.to_bf16();
         let shape = s.shape;
         let mut o = vec![bf16::ZERO; q.len()];
@@ -798,6 +811,13 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
         .unwrap();
         // The CPU runs the GPU's plan (its decode splits are made for this GPU).
         let plan = gpu_plan(shape, &q, &k, &v);
+        if name == "speculative decode" && blasst::cuda::current_arch().unwrap() == "sm_90a" {
+            // 4 KV heads x 2 row tiles x 48 splits = 384 CTAs: 97 % of three per SM on an
+            // H100/H200 (two per SM would plan 33).
+            let sms = blasst::cuda::gpu_shape().unwrap().sms;
+            let units = 4 * 2 * plan.num_kv_splits as usize;
+            assert!(units * 10 >= sms * 27 && units <= sms * 3, "{name}: {plan:?}");
+        }
         let mut oc = vec![bf16::ZERO; q.len()];
         let (cv, cc) = blasst::host::calibrate_sweep(
             blasst::Device::Cpu,

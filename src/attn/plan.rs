@@ -36,22 +36,58 @@ pub const DECODE_BLOCK_N: u32 = 64;
 /// `dense_one_cta_per_sm`), or `BLASST_DECODE_UNITS` (a tuning switch for benchmarks, read once
 /// per process; the CPU backend reads the same value).
 fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
+    units_override().unwrap_or_else(|| {
+        let per_sm = if one_per_sm {
+            1
+        } else {
+            crate::cuda::decode_ctas_per_sm(&d.gpu, d.kernel_dim(), block_m)
+        };
+        d.gpu.sms * per_sm
+    })
+}
+
+/// `BLASST_DECODE_UNITS`, read once per process.
+fn units_override() -> Option<usize> {
     static UNITS: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
-    UNITS
-        .get_or_init(|| {
-            std::env::var("BLASST_DECODE_UNITS")
-                .ok()
-                .and_then(|v| v.trim().parse().ok())
-                .filter(|&u| (1..=4096).contains(&u))
-        })
-        .unwrap_or_else(|| {
-            let per_sm = if one_per_sm {
-                1
-            } else {
-                crate::cuda::decode_ctas_per_sm(&d.gpu, d.kernel_dim(), block_m)
-            };
-            d.gpu.sms * per_sm
-        })
+    *UNITS.get_or_init(|| {
+        std::env::var("BLASST_DECODE_UNITS")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .filter(|&u| (1..=4096).contains(&u))
+    })
+}
+
+/// The CTA slots of one wave of the Hopper decode kernel's three-CTAs-per-SM specialisation
+/// (`cuda::nvrtc::decode90_three`) on `d.gpu` for a call of several row tiles of `block_m` rows
+/// that may run it (Hopper, kernel head dim 128), unless `BLASST_DECODE_THREE_PER_SM=0` (an A/B
+/// switch) or `BLASST_DECODE_UNITS` sets the plan's units; `None` otherwise. (The calibration
+/// sweep runs the same plan as the skip calls it counts for, on its usual kernel.)
+fn three_per_sm_units(d: &Desc, block_m: usize) -> Option<usize> {
+    let rows = d.max_lq * d.group;
+    (rows > block_m
+        && units_override().is_none()
+        && crate::cuda::nvrtc::decode90_three(d.kernel_dim())
+        && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m as u32, d.kernel_dim())
+        && !crate::switches::DECODE_THREE_PER_SM.test(|v| v.is_some_and(|v| v.trim() == "0")))
+    .then(|| {
+        d.gpu.sms * crate::cuda::decode_ctas_per_sm_of(&d.gpu, d.kernel_dim(), block_m as u32, true)
+    })
+}
+
+/// Whether a decode call of `block_m`-row tiles planned with `splits` KV splits runs the Hopper
+/// decode kernel's three-CTAs-per-SM specialisation (the plan and the launch both ask): a call of
+/// several row tiles (`three_per_sm_units`) whose CTAs fill 90-100 % of that kernel's wave. Calls
+/// of several row tiles are bound by each CTA's dependent chain per KV tile (run 244), so a third
+/// CTA per SM gains where the wave is full: 32 packed rows at 4 x 32K, 1 x 128K and 16 x 32K
+/// +12-18 % contiguous, +3-12 % paged (run 245); with two thirds of the wave filled (16 x 16K,
+/// 8 tokens x GQA 4: 256 CTAs of 396 slots) the shallower ring of its CTAs lost 18-26 %, so those
+/// keep two CTAs per SM. The kernel changes no decision; the plan's splits do (the CPU follows
+/// them).
+pub fn decode_three_per_sm(d: &Desc, block_m: usize, splits: usize) -> bool {
+    three_per_sm_units(d, block_m).is_some_and(|slots| {
+        let ctas = d.batch * d.hkv * (d.max_lq * d.group).div_ceil(block_m) * splits;
+        ctas * 10 >= slots * 9 && ctas <= slots
+    })
 }
 
 /// The smallest page (keys) whose paged dense decode calls take `dense_one_cta_per_sm`'s rule.
@@ -159,7 +195,13 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
             .clamp(1, MAX_SPLITS)
     };
     let two_per_sm = splits_for(false);
-    let splits = if dense_one_cta_per_sm(d, block_m) {
+    // Several row tiles: three CTAs per SM where their splits fill that wave.
+    let three = three_per_sm_units(d, block_m)
+        .map(|slots| (slots / units).min(max_by_len).clamp(1, MAX_SPLITS))
+        .filter(|&s| decode_three_per_sm(d, block_m, s));
+    let splits = if let Some(s) = three {
+        s
+    } else if dense_one_cta_per_sm(d, block_m) {
         Some(splits_for(true))
             .filter(|&s| one_per_sm_splits_allowed(d, s))
             .unwrap_or(two_per_sm)
@@ -291,9 +333,10 @@ mod tests {
             (4, 32, 8, 1, 16384, 8, 8),
             (3, 32, 8, 1, 16384, 11, 5),
             (2, 32, 8, 1, 32768, 16, 8),
-            // Two row tiles (32 packed rows) keep two CTAs per SM.
-            (4, 64, 8, 4, 32768, 4, 4),
-            (1, 32, 4, 4, 131072, 33, 33),
+            // Two row tiles (32 packed rows) do not take the rule; their splits fill the wave of
+            // the kernel's three-CTAs-per-SM specialisation (decode_three_per_sm).
+            (4, 64, 8, 4, 32768, 6, 6),
+            (1, 32, 4, 4, 131072, 49, 49),
             // One row tile of 16 rows takes the rule.
             (1, 32, 8, 4, 131072, 33, 16),
         ] {
@@ -400,6 +443,47 @@ mod tests {
         }
     }
 
+    /// Calls of several row tiles at d = 128 on an H100/H200 plan three CTAs per SM (396 slots)
+    /// where their splits fill 90-100 % of that wave, and then run the kernel's three-CTAs-per-SM
+    /// specialisation; otherwise two per SM (264). (batch, hq, hkv, lq, lk) -> (splits, three).
+    #[test]
+    fn several_row_tiles_plan_three_ctas_per_sm_where_they_fill_it() {
+        for (b, hq, hkv, lq, lk, splits, three) in [
+            // speculative decode, 4 tokens x GQA 8 (the benchmark's 4 x 32K): 32 units x 12
+            (4, 32, 4, 4, 32768, 12, true),
+            (1, 32, 4, 4, 131072, 49, true),
+            (16, 32, 4, 4, 32768, 3, true),
+            // 8 tokens x GQA 4 at 16 x 16K: 256 units, one split fills two thirds of 396
+            (16, 32, 8, 8, 16384, 1, false),
+            // a short cache: 2 x 2 x 2 units x 5 splits (its length's limit)
+            (2, 16, 2, 4, 6000, 5, false),
+            // one row tile
+            (1, 32, 8, 1, 131072, 33, false),
+            (16, 32, 8, 2, 32768, 2, false),
+        ] {
+            let d = desc(b, hq, hkv, lq, lk);
+            let pl = default_plan(&d);
+            let label = format!("{b}x{lk} {hq}/{hkv} lq {lq}");
+            assert_eq!(pl.num_kv_splits, splits, "{label}");
+            let bm = pl.block_m as usize;
+            assert_eq!(
+                decode_three_per_sm(&d, bm, splits as usize),
+                three,
+                "{label}"
+            );
+            for hd in [64, 256] {
+                let mut o = d.clone();
+                o.head_dim = hd;
+                let pl = default_plan(&o);
+                assert!(!decode_three_per_sm(
+                    &o,
+                    pl.block_m as usize,
+                    pl.num_kv_splits as usize
+                ));
+            }
+        }
+    }
+
     #[test]
     fn decode_splits_fill_one_wave_of_long_splits() {
         // (batch, hq, hkv, lq, lk) -> (block_m, splits): the benchmark's decode sizes, a short
@@ -422,7 +506,7 @@ mod tests {
                 "{b}x{lk} {hq}/{hkv} lq {lq}"
             );
             let units = b * hkv * (lq * (hq / hkv)).div_ceil(bm as usize) * splits as usize;
-            assert!(units <= 264 || splits == 1);
+            assert!(units <= 264 || splits == 1 || units <= 396 && lq * hq / hkv > bm as usize);
             let tiles = lk.div_ceil(DECODE_BLOCK_N as usize);
             assert!(splits == 1 || tiles / splits as usize >= DECODE_MIN_TILES_PER_SPLIT);
         }
@@ -438,7 +522,7 @@ mod tests {
             (256, 1, 32, 1, 131072, 16),
             (256, 2, 32, 1, 32768, 8),
             (256, 1, 128, 1, 65536, 8),
-            (128, 4, 64, 4, 32768, 4),
+            (128, 4, 64, 4, 32768, 6),
         ] {
             let mut d = desc(b, hq, 8, lq, lk);
             d.head_dim = hd;

@@ -129,7 +129,7 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
         }
         let hd = v.head_dim as usize;
         for rows in [4u32, 8, 16, 32, 64] {
-            let k = decode_kernel(&ctx.shape, rows, hd);
+            let k = decode_kernel(&ctx.shape, rows, hd, v.three);
             if k.family != v.family || k.smem > ctx.max_smem {
                 continue; // another kernel's rows, or refused on this GPU (check_smem)
             }
@@ -150,7 +150,7 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
             out.push((
                 format!("{} rows {rows}", v.name()),
                 n.max(0) as usize,
-                decode_ctas_per_sm(&ctx.shape, hd, rows),
+                decode_ctas_per_sm_of(&ctx.shape, hd, rows, v.three),
             ));
         }
     }
@@ -232,14 +232,20 @@ struct DecodeKernel {
     stages: u8,
 }
 
-fn decode_kernel(g: &GpuShape, block_m: u32, head_dim: usize) -> DecodeKernel {
+/// `three`: the Hopper kernel's three-CTAs-per-SM specialisation (`Variant::three`; ignored
+/// for the portable kernel).
+fn decode_kernel(g: &GpuShape, block_m: u32, head_dim: usize, three: bool) -> DecodeKernel {
     if use_sm90_decode(g.sm90a, block_m, head_dim) {
         DecodeKernel {
             family: Family::DecodeSm90,
-            smem: decode90_smem(head_dim),
-            max_smem: decode90_smem(head_dim),
+            smem: decode90_smem(head_dim, three),
+            max_smem: decode90_smem(head_dim, three),
             threads: DECODE_SM90_THREADS,
-            bounds: nvrtc::decode90_ctas_per_sm(head_dim),
+            bounds: if three {
+                3
+            } else {
+                nvrtc::decode90_ctas_per_sm(head_dim)
+            },
             stages: 0,
         }
     } else {
@@ -267,7 +273,13 @@ const RESERVED_SMEM_PER_CTA: usize = 1024;
 /// against the driver's occupancy. Reads `BLASST_DECODE_KERNEL` like the launch, so plan and
 /// kernel agree.
 pub fn decode_ctas_per_sm(g: &GpuShape, head_dim: usize, block_m: u32) -> usize {
-    let k = decode_kernel(g, block_m, head_dim);
+    decode_ctas_per_sm_of(g, head_dim, block_m, false)
+}
+
+/// `decode_ctas_per_sm` of the Hopper decode kernel's three-CTAs-per-SM specialisation when
+/// `three` (`attn::plan::decode_three_per_sm`).
+pub fn decode_ctas_per_sm_of(g: &GpuShape, head_dim: usize, block_m: u32, three: bool) -> usize {
+    let k = decode_kernel(g, block_m, head_dim, three);
     k.bounds
         .min(g.smem_per_sm / (k.smem + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA))
         .max(1)
@@ -1003,8 +1015,13 @@ pub fn decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
 
 /// Must match the layout in kernels/decode_sm90.cu: K and V buffers of 64 swizzled rows, the
 /// row-max exchange (2 x 4 warps x 16 rows) and one mbarrier per buffer.
-pub fn decode90_smem(head_dim: usize) -> usize {
-    let (kslots, lag) = nvrtc::decode90_config(head_dim);
+/// `three`: the three-CTAs-per-SM specialisation's ring (`nvrtc::decode90_three_config`).
+pub fn decode90_smem(head_dim: usize, three: bool) -> usize {
+    let (kslots, lag) = if three {
+        nvrtc::decode90_three_config()
+    } else {
+        nvrtc::decode90_config(head_dim)
+    };
     let buffers = kslots + lag + 1;
     buffers * 64 * head_dim * 2 + 2 * 4 * 16 * 4 + buffers * 8
 }
@@ -1373,7 +1390,9 @@ unsafe fn launch_in(
         }
         Phase::Decode => {
             let splits = d.plan.num_kv_splits as usize;
-            let k = decode_kernel(&ctx.shape, d.plan.block_m, kd);
+            let three = !is_sweep
+                && crate::attn::plan::decode_three_per_sm(d, d.plan.block_m as usize, splits);
+            let k = decode_kernel(&ctx.shape, d.plan.block_m, kd, three);
             let sm90 = k.family == Family::DecodeSm90;
             let row_tiles = (d.max_lq * d.group).div_ceil(d.plan.block_m as usize);
             // Only the Hopper kernel takes row tiles; the plan gives the portable kernel all rows
@@ -1385,7 +1404,8 @@ unsafe fn launch_in(
                     d.plan.block_m
                 )));
             }
-            let v = variant(k.family);
+            let v = variant(k.family).with_three(three);
+            debug_assert_eq!(v.three, three);
             // The kernel the launch is sized for is the one compiled (both from this GPU's
             // shared memory).
             debug_assert!(
@@ -1749,9 +1769,16 @@ mod tests {
                 "prefill90 d = {d}"
             );
             assert!(
-                decode90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
+                decode90_smem(d, false) + 2048 <= SM90_MAX_SMEM_PER_CTA,
                 "decode90 d = {d}"
             );
+            if nvrtc::decode90_three(d) {
+                assert_eq!(
+                    decode_ctas_per_sm_of(&GpuShape::nominal(), d, 16, true),
+                    3,
+                    "decode90 three per SM, d = {d}"
+                );
+            }
             // On an H100/H200 the Hopper decode kernel's shared memory holds as many CTAs per
             // SM as its launch bounds (3 at d = 64, 2 at d = 128, 1 at d = 256): the decode
             // plan's wave is what runs.
@@ -1842,7 +1869,7 @@ mod tests {
             assert_eq!(nvrtc::decode_stages(hd, SM86), stages, "d = {hd}");
             d.head_dim = hd;
             for rows in 1..=64u32 {
-                let k = decode_kernel(&small, rows, hd);
+                let k = decode_kernel(&small, rows, hd, false);
                 assert_eq!(k.family, Family::Decode);
                 assert_eq!(k.stages as usize, stages);
                 d.plan.block_m = rows;
@@ -1864,7 +1891,7 @@ mod tests {
         }
         for (hd, a100_stages, tuned) in [(64, 4, 5), (128, 2, 3), (256, 2, 2)] {
             assert_eq!(
-                decode_kernel(&a100, 64, hd).stages as usize,
+                decode_kernel(&a100, 64, hd, false).stages as usize,
                 a100_stages,
                 "d = {hd}"
             );
