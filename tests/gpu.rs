@@ -76,7 +76,7 @@ fn dims_from_env(var: &str, default: &[usize]) -> Vec<usize> {
 fn gpu_cases(dtype: u32) -> Vec<Case> {
     // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64, 128 and 256, causal or
     // not.
-    let shapes: [(usize, usize, &[usize], &[usize], Layout); 25] = [
+    let shapes: [(usize, usize, &[usize], &[usize], Layout); 22] = [
         // prefill: padded, odd lengths (not multiples of 128), GQA 4
         (8, 2, &[300, 300], &[300, 300], Layout::Bshd),
         // prefill with more CTAs (128 rows x head x sequence) than the H200 has multiprocessors
@@ -124,9 +124,11 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         // token (8 rows) only its first tile, the third sequence's 64 keys one KV tile
         (16, 2, &[6, 3], &[3000, 700], Layout::Ragged),
         (16, 2, &[8, 1, 2], &[2100, 5000, 64], Layout::Ragged),
-        // Two row tiles whose splits fill three CTAs per SM (on Hopper at d = 128 the decode
-        // kernel's three-per-SM specialisation, 384 CTAs): 4 tokens x GQA 8, contiguous, over
-        // 16-key pages, and ragged (two sequences, 24 splits)
+    ];
+    // Two row tiles whose splits fill three CTAs per SM (on Hopper the decode kernel's
+    // three-per-SM specialisation, 384 CTAs; d = 128 only, the one head dim that has it): 4
+    // tokens x GQA 8, contiguous, over 16-key pages, and ragged (two sequences, 24 splits).
+    let three_per_sm: [(usize, usize, &[usize], &[usize], Layout); 3] = [
         (32, 4, &[4], &[50000], Layout::Bshd),
         (32, 4, &[4], &[50000], Layout::Paged(16)),
         (32, 4, &[4, 3], &[30000, 26000], Layout::Ragged),
@@ -134,7 +136,8 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
     let mut v = vec![];
     for d in head_dims() {
         for causal in [false, true] {
-            for (hq, hkv, lq, lk, layout) in shapes {
+            let extra: &[_] = if d == 128 { &three_per_sm } else { &[] };
+            for &(hq, hkv, lq, lk, layout) in shapes.iter().chain(extra) {
                 v.push(Case::of((hq, hkv, lq, lk, layout), d, causal, dtype));
             }
         }
@@ -495,7 +498,7 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
     if !gpu() {
         return;
     }
-    let shapes: [Shape; 16] = [
+    let shapes: [Shape; 14] = [
         (1024, 1024, 4, 4, false, 0.2, Layout::Bshd),
         (1024, 1024, 4, 2, true, 0.2, Layout::Bshd),
         // more CTAs than multiprocessors (256 and 192, GQA 4 and 3), paged among them
@@ -513,11 +516,8 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         (3, 6000, 16, 2, false, 0.2, Layout::Paged(16)),
         // three row tiles of 16 (6 tokens x GQA 8), each deciding alone
         (6, 6000, 16, 2, true, 0.2, Layout::Bshd),
-        // two row tiles on the three-CTAs-per-SM plan (384 CTAs at d = 128 on Hopper)
-        (4, 50000, 32, 4, false, 0.2, Layout::Bshd),
-        (4, 50000, 32, 4, true, 0.2, Layout::Paged(64)),
     ];
-    for_each_structured(&shapes, |label, bt, factor| {
+    let mut check = |label: &str, bt: &mut Built, factor: f32| {
         let (g, _) = gpu_matches_cpu(bt, factor, label);
         let dense = run_gpu::<bf16>(bt, 0.0).unwrap();
         let err = max_diff(&g.o, &dense.o, bt);
@@ -527,7 +527,17 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
             g.stats[1], g.stats[0]
         );
         g.stats
-    });
+    };
+    for_each_structured(&shapes, &mut check);
+    // Two row tiles on the three-CTAs-per-SM plan (384 CTAs; on Hopper the decode kernel's
+    // three-per-SM specialisation, which exists at d = 128 only).
+    let three_per_sm: [Shape; 2] = [
+        (4, 50000, 32, 4, false, 0.2, Layout::Bshd),
+        (4, 50000, 32, 4, true, 0.2, Layout::Paged(64)),
+    ];
+    if head_dims().contains(&128) {
+        for_each_structured_at(&[128], &three_per_sm, &mut check);
+    }
 }
 
 /// A structured clear-margin case without its head dim: (lq, lk, hq, hkv, causal, hot fraction,
@@ -816,7 +826,10 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
             // H100/H200 (two per SM would plan 33).
             let sms = blasst::cuda::gpu_shape().unwrap().sms;
             let units = 4 * 2 * plan.num_kv_splits as usize;
-            assert!(units * 10 >= sms * 27 && units <= sms * 3, "{name}: {plan:?}");
+            assert!(
+                units * 10 >= sms * 27 && units <= sms * 3,
+                "{name}: {plan:?}"
+            );
         }
         let mut oc = vec![bf16::ZERO; q.len()];
         let (cv, cc) = blasst::host::calibrate_sweep(
