@@ -126,9 +126,10 @@ const PAGED_ONE_PER_SM_MIN_PAGE: usize = 64;
 /// 64-key pages +7.5-12 % at 1 x 128K, 2 x 32K, 8 x 8K, 16 x 16K and 16 x 32K (run 233, session
 /// 40, against `BLASST_DECODE_PAGED_ONE_PER_SM=0`; 0.99-1.59x SDPA on the contiguous cache); against
 /// d = 80 -9 % at 1 x 64K and +0-3.5 % elsewhere (d = 80 keeps two CTAs per SM).
-/// Calls of several row tiles (speculative decoding with GQA: 17-64 packed rows) keep two per SM
-/// since session 40: their kernel is bound by each tile's dependent chain, which a second CTA per
-/// SM hides (session 13), and in run 234 (`paged_layout.py --tokens 4 --heads 32/4`, 32 rows as
+/// Calls of several row tiles (speculative decoding with GQA: 17-64 packed rows) do not take this
+/// rule (since session 40; since session 44 they take three per SM where that wave fills,
+/// `decode_three_per_sm`, and two otherwise): their kernel is bound by each tile's dependent chain,
+/// which more CTAs per SM hide (session 13, run 244), and in run 234 (`paged_layout.py --tokens 4 --heads 32/4`, 32 rows as
 /// two tiles) the contiguous 1 x 128K call on this plan (16 splits, 128 CTAs) took 141.6 us
 /// against 93.2 us for 4 x 32K, the same bytes on 256 CTAs, and 126.4 us for the same call over
 /// 16-key pages on the two-per-SM plan (33 splits), whose kernel was then 26 % slower than the
