@@ -53,7 +53,8 @@ echo "check_paged_prefill exit $?" | tee -a "$LOG"
 grep -E "^BAD|bad cases" "$LOG" | tail -4
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
   step "gpu tests"
-  timeout 300 target/device/gpu_tests --test-threads=1 --nocapture > "$OUT/gpu_tests.log" 2>&1
+  # (400 s: session 44's cases of 384 decode CTAs, 50000 keys, made the run longer than run 244's 219 s.)
+  timeout 400 target/device/gpu_tests --test-threads=1 --nocapture > "$OUT/gpu_tests.log" 2>&1
   echo "gpu tests exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
   grep -E "^test |test result" "$OUT/gpu_tests.log" | tail -12
   # Calls from eight threads at once from a cold start, and calls after a device reset (its own
@@ -73,7 +74,7 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   if [ "${SKIP_MMA_TESTS:-0}" != 1 ]; then
     step "gpu tests, BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma"
     echo "===== BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma" >> "$OUT/gpu_tests.log"
-    BLASST_LOG=debug BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma timeout 300 target/device/gpu_tests --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
+    BLASST_LOG=debug BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma timeout 400 target/device/gpu_tests --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
     echo "gpu tests (mma) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
     # Which kernel families this process loaded: BLASST_LOG=debug names each kernel on its first
     # load, on stderr, which libtest passes through only with --nocapture (runs 165 and 180 ran
@@ -93,7 +94,7 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
       step "gpu tests emulating $1 bytes of shared memory per SM, head dims $2 and $3 (portable kernels)"
       echo "===== BLASST_SMEM_PER_SM=$1 BLASST_TEST_HEAD_DIMS=$2 BLASST_TEST_PADDED_HEAD_DIMS=$3" >> "$OUT/gpu_tests.log"
       BLASST_SMEM_PER_SM=$1 BLASST_TEST_HEAD_DIMS=$2 BLASST_TEST_PADDED_HEAD_DIMS=$3 BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma \
-        timeout 250 target/device/gpu_tests --test-threads=1 --skip decode_plan_counts >> "$OUT/gpu_tests.log" 2>&1
+        timeout 330 target/device/gpu_tests --test-threads=1 --skip decode_plan_counts >> "$OUT/gpu_tests.log" 2>&1
       echo "gpu tests (emulating $1) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
       grep -E "test result" "$OUT/gpu_tests.log" | tail -1
     done
