@@ -67,3 +67,18 @@ paged_layout() {
   timeout "${LAYOUT_TIMEOUT:-300}" python3 bench/micro/paged_layout.py "$@" > "$OUT/$name-paged-layout.log" 2>&1
   echo "paged layout exit $?" | tee -a "$LOG"
 }
+# A/B of target/device with the switch $2 set to 0 against its default (since session 44):
+# speculative decode in bench/micro/paged_layout.py (4 tokens x GQA 8, contiguous and 16- and
+# 64-key pages) and bench/ab_decode.py (8 tokens x GQA 4, dense and Skip-Softmax), into
+# $OUT/$1-paged-layout.log and $OUT/$1-ab-decode.log: spec_ab NAME VAR.
+spec_ab() {
+  local name=$1 var=$2 lib=target/device/libblasst.so
+  step "A/B $var: speculative decode, paged layout"
+  timeout 100 python3 bench/micro/paged_layout.py "$lib:$var=0" "$lib" --tokens 4 --heads 32/4 \
+    --size 4x32768 --size 1x131072 --size 16x32768 --pages 16,64 > "$OUT/$name-paged-layout.log" 2>&1
+  echo "paged layout exit $?" | tee -a "$LOG"
+  step "A/B $var: dense and Skip-Softmax, 8 tokens x GQA 4"
+  timeout 100 python3 bench/ab_decode.py "$lib:$var=0" "$lib" --tokens 8 \
+    --size 4x32768 --size 1x131072 --size 16x16384 > "$OUT/$name-ab-decode.log" 2>&1
+  echo "ab decode exit $?" | tee -a "$LOG"
+}

@@ -18,12 +18,6 @@ timeout 280 target/device/gpu_tests --test-threads=1 > "$OUT/gpu-tests.log" 2>&1
 echo "gpu tests exit $?" | tee -a "$LOG"
 grep -E "test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -5 | tee -a "$LOG"
 BLASST_TEST_HEAD_DIMS=128 MEMCHECK_TIMEOUT=120 memcheck dense_matches_cpu_and_float64 skip_decisions_match_the_cpu_tile_by_tile
-LIB=target/device/libblasst.so
-step "A/B row pairs: speculative decode, paged layout"
-timeout 100 python3 bench/micro/paged_layout.py "$LIB:BLASST_DECODE_PAIRS=0" "$LIB" --tokens 4 --heads 32/4 \
-  --size 4x32768 --size 1x131072 --size 16x32768 --pages 16,64 > "$OUT/pairs-paged-layout.log" 2>&1
-echo "paged layout exit $?" | tee -a "$LOG"
-step "A/B row pairs: dense and Skip-Softmax, 8 tokens x GQA 4"
-timeout 100 python3 bench/ab_decode.py "$LIB:BLASST_DECODE_PAIRS=0" "$LIB" --tokens 8 \
-  --size 4x32768 --size 1x131072 --size 16x16384 > "$OUT/pairs-ab-decode.log" 2>&1
-echo "ab decode exit $?" | tee -a "$LOG"
+# (The A/B steps as run are common.sh's spec_ab since session 44's review: the same commands,
+# the first run with timeouts of 100 / 100 s.)
+spec_ab pairs BLASST_DECODE_PAIRS

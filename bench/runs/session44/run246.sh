@@ -17,12 +17,6 @@ echo "gpu tests exit $?" | tee -a "$LOG"
 grep -E "test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -5 | tee -a "$LOG"
 grep -E "3cta" "$OUT/gpu-tests.log" | head -4 | tee -a "$LOG"
 BLASST_TEST_HEAD_DIMS=128 MEMCHECK_TIMEOUT=100 memcheck dense_matches_cpu_and_float64 skip_decisions_match_the_cpu_tile_by_tile
-LIB=target/device/libblasst.so
-step "A/B three per SM: speculative decode, paged layout"
-timeout 70 python3 bench/micro/paged_layout.py "$LIB:BLASST_DECODE_THREE_PER_SM=0" "$LIB" --tokens 4 --heads 32/4 \
-  --size 4x32768 --size 1x131072 --size 16x32768 --pages 16,64 > "$OUT/three-paged-layout.log" 2>&1
-echo "paged layout exit $?" | tee -a "$LOG"
-step "A/B three per SM: dense and Skip-Softmax, 8 tokens x GQA 4"
-timeout 60 python3 bench/ab_decode.py "$LIB:BLASST_DECODE_THREE_PER_SM=0" "$LIB" --tokens 8 \
-  --size 4x32768 --size 1x131072 --size 16x16384 > "$OUT/three-ab-decode.log" 2>&1
-echo "ab decode exit $?" | tee -a "$LOG"
+# (The A/B steps as run are common.sh's spec_ab since session 44's review: the same commands,
+# the first run with timeouts of 70 / 60 s.)
+spec_ab three BLASST_DECODE_THREE_PER_SM
