@@ -59,13 +59,15 @@ fn units_override() -> Option<usize> {
 
 /// The CTA slots of one wave of the Hopper decode kernel's three-CTAs-per-SM specialisation
 /// (`cuda::nvrtc::decode90_three`) on `d.gpu` for a call of several row tiles of `block_m` rows
-/// that may run it (Hopper, kernel head dim 128), unless `BLASST_DECODE_THREE_PER_SM=0` (an A/B
+/// that may run it (Hopper, head dim 128: not the head dims padded onto that kernel, where it was not
+/// measured), unless `BLASST_DECODE_THREE_PER_SM=0` (an A/B
 /// switch) or `BLASST_DECODE_UNITS` sets the plan's units; `None` otherwise. (The calibration
 /// sweep runs the same plan as the skip calls it counts for, on its usual kernel.)
 fn three_per_sm_units(d: &Desc, block_m: usize) -> Option<usize> {
     let rows = d.max_lq * d.group;
     (rows > block_m
         && units_override().is_none()
+        && d.head_dim == d.kernel_dim()
         && crate::cuda::nvrtc::decode90_three(d.kernel_dim())
         && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m as u32, d.kernel_dim())
         && !crate::switches::DECODE_THREE_PER_SM.test(|v| v.is_some_and(|v| v.trim() == "0")))
@@ -387,7 +389,8 @@ mod tests {
     }
 
     /// A head dim below a kernel's plans as that kernel's (the GPU runs it there, zero-padded):
-    /// 40 as 64, 96 as 128, 160 as 256; the one-CTA-per-SM dense rule is d = 128's and 96's.
+    /// 40 as 64, 96 as 128, 160 as 256; the one-CTA-per-SM dense rule is d = 128's and 96's, the
+    /// three-CTAs-per-SM rule of several row tiles d = 128's alone (`decode_three_per_sm`).
     #[test]
     fn padded_head_dims_plan_as_their_kernel() {
         for (d, kd) in [(40, 64), (96, 128), (160, 256)] {
@@ -397,12 +400,19 @@ mod tests {
                 let mut kernel = padded.clone();
                 kernel.head_dim = kd;
                 assert_eq!(padded.kernel_dim(), kd);
+                let (pp, pk) = (default_plan(&padded), default_plan(&kernel));
+                let label = format!("d {d} {b}x{lk} lq {lq}");
                 // With a factor (the dense plan of d = 128 differs: dense_one_cta_per_sm).
-                assert_eq!(
-                    default_plan(&padded),
-                    default_plan(&kernel),
-                    "d {d} {b}x{lk} lq {lq}"
-                );
+                if kd == 128 && lq == 8 {
+                    // 32 rows, two tiles: d = 128 plans three CTAs per SM (16 units x 24 splits),
+                    // d = 96 two (16 splits).
+                    let (bm, sk) = (pk.block_m as usize, pk.num_kv_splits as usize);
+                    assert!(decode_three_per_sm(&kernel, bm, sk), "{label}");
+                    assert_eq!((pk.num_kv_splits, pp.num_kv_splits), (24, 16), "{label}");
+                    assert_eq!(pp.block_m, pk.block_m, "{label}");
+                } else {
+                    assert_eq!(pp, pk, "{label}");
+                }
             }
         }
         // Dense contiguous calls: d = 96 takes d = 128's one-CTA-per-SM rule, with one split

@@ -134,7 +134,8 @@ pub fn decode90_ctas_per_sm(head_dim: usize) -> usize {
 /// over 16-key pages; but where the plan's CTAs fill two thirds of the three-per-SM wave (16 x
 /// 16K, 8 tokens x GQA 4: 256 CTAs) 18-26 % slower, and one-token calls 0-10 % slower (64 x 8K:
 /// 512 CTAs, 1.3 waves), so only plans that fill it take it (`attn::plan::decode_three_per_sm`).
-/// d = 64 runs three CTAs per SM anyway; at d = 256 three do not fit.
+/// d = 64 runs three CTAs per SM anyway; at d = 256 three do not fit. Head dims padded onto the
+/// d = 128 kernel (72-120) keep two per SM: not measured there.
 pub fn decode90_three(head_dim: usize) -> bool {
     head_dim == 128
 }
@@ -412,11 +413,13 @@ impl Variant {
     }
 
     /// The Hopper decode kernel's three-CTAs-per-SM specialisation (`three`) when `three` and it
-    /// has one (`decode90_three`: d = 128, dense or skip); any other variant unchanged.
+    /// has one (`decode90_three`: d = 128 at its own head dim, dense or skip); any other variant
+    /// unchanged.
     pub fn with_three(mut self, three: bool) -> Variant {
         self.three = three
             && self.family == Family::DecodeSm90
             && !self.sweep
+            && self.dim == self.head_dim
             && decode90_three(self.head_dim as usize);
         self
     }
