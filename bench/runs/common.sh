@@ -4,6 +4,7 @@
 # $OUT/run.log and writes its own log under $OUT.
 set -uo pipefail
 export BLASST_CACHE_DIR=/tmp/blasst-cache
+export PYTHONUNBUFFERED=1  # (since session 44) the Python steps' logs as they are written
 LOG="$OUT/run.log"
 step() { echo "=== $1 ($(date +%T))" | tee -a "$LOG"; }
 # The kernels of target/device (or of the build in $1, e.g. target/device-patch: its own blasst
@@ -32,10 +33,11 @@ ab() {
   echo "===== $label" >> "$OUT/ab.log"
   PYTHONUNBUFFERED=1 timeout "${AB_TIMEOUT:-70}" python3 bench/ab_prefill.py target/device-base/libblasst.so target/device/libblasst.so "$@" >> "$OUT/ab.log" 2>&1
 }
-# The GPU tests of target/device (tests/gpu.rs), all of them.
+# The GPU tests of target/device (tests/gpu.rs), all of them (GPU_TESTS_TIMEOUT seconds, default
+# 400: since session 44 the suite takes ~335 s on the H200).
 gpu_tests() {
   step "gpu tests (all)"
-  timeout 200 target/device/gpu_tests --test-threads=1 > "$OUT/gpu-tests.log" 2>&1
+  timeout "${GPU_TESTS_TIMEOUT:-400}" target/device/gpu_tests --test-threads=1 > "$OUT/gpu-tests.log" 2>&1
   echo "gpu tests exit $?" | tee -a "$LOG"
   grep -E "test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -5 | tee -a "$LOG"
 }

@@ -10,13 +10,9 @@ set -uo pipefail
 OUT=${OUT:-/tmp/blasst-out}
 mkdir -p "$OUT"
 source bench/runs/common.sh
-export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv > "$OUT/smi.log" 2>&1
 precompile
-step "gpu tests (all)"
-timeout 280 target/device/gpu_tests --test-threads=1 > "$OUT/gpu-tests.log" 2>&1
-echo "gpu tests exit $?" | tee -a "$LOG"
-grep -E "test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -5 | tee -a "$LOG"
+GPU_TESTS_TIMEOUT=280 gpu_tests  # (common.sh since the session's review: the same commands)
 BLASST_TEST_HEAD_DIMS=128 MEMCHECK_TIMEOUT=120 memcheck dense_matches_cpu_and_float64 skip_decisions_match_the_cpu_tile_by_tile
 # (The A/B steps as run are common.sh's spec_ab since session 44's review: the same commands,
 # the first run with timeouts of 100 / 100 s.)

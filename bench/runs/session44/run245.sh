@@ -9,7 +9,6 @@ set -uo pipefail
 OUT=${OUT:-/tmp/blasst-out}
 mkdir -p "$OUT"
 source bench/runs/common.sh
-export PYTHONUNBUFFERED=1
 A=target/device/libblasst.so
 B=target/device-3cta/libblasst.so
 precompile target/device

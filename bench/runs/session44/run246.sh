@@ -9,12 +9,8 @@ set -uo pipefail
 OUT=${OUT:-/tmp/blasst-out}
 mkdir -p "$OUT"
 source bench/runs/common.sh
-export PYTHONUNBUFFERED=1
 precompile
-step "gpu tests (all)"
-timeout 330 target/device/gpu_tests --test-threads=1 > "$OUT/gpu-tests.log" 2>&1
-echo "gpu tests exit $?" | tee -a "$LOG"
-grep -E "test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -5 | tee -a "$LOG"
+GPU_TESTS_TIMEOUT=330 gpu_tests  # (common.sh since the session's review: the same commands)
 grep -E "3cta" "$OUT/gpu-tests.log" | head -4 | tee -a "$LOG"
 BLASST_TEST_HEAD_DIMS=128 MEMCHECK_TIMEOUT=100 memcheck dense_matches_cpu_and_float64 skip_decisions_match_the_cpu_tile_by_tile
 # (The A/B steps as run are common.sh's spec_ab since session 44's review: the same commands,

@@ -8,7 +8,6 @@ set -uo pipefail
 OUT=${OUT:-/tmp/blasst-out}
 mkdir -p "$OUT"
 source bench/runs/common.sh
-export PYTHONUNBUFFERED=1
 precompile
 step "gpu tests (the five run 246 did not reach)"
 timeout 240 target/device/gpu_tests --test-threads=1 padded_head_dims paged_prefill_without_num_pages \
