@@ -87,9 +87,14 @@ fn three_per_sm_units(d: &Desc, block_m: usize) -> Option<usize> {
 /// them).
 pub fn decode_three_per_sm(d: &Desc, block_m: usize, splits: usize) -> bool {
     three_per_sm_units(d, block_m).is_some_and(|slots| {
-        let ctas = d.batch * d.hkv * (d.max_lq * d.group).div_ceil(block_m) * splits;
-        ctas * 10 >= slots * 9 && ctas <= slots
+        let units = d.batch * d.hkv * (d.max_lq * d.group).div_ceil(block_m);
+        fills_three_per_sm(units * splits, slots)
     })
+}
+
+/// Whether `ctas` fill 90-100 % of the `slots` of a three-CTAs-per-SM wave.
+fn fills_three_per_sm(ctas: usize, slots: usize) -> bool {
+    ctas * 10 >= slots * 9 && ctas <= slots
 }
 
 /// The smallest page (keys) whose paged dense decode calls take `dense_one_cta_per_sm`'s rule.
@@ -192,16 +197,15 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let units = d.batch * d.hkv * row_tiles;
     let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
     let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
-    let splits_for = |one_per_sm| {
-        (decode_target_units(d, block_m as u32, one_per_sm) / units)
-            .min(max_by_len)
-            .clamp(1, MAX_SPLITS)
-    };
+    // The splits that fill `target` CTA slots with `units` work units.
+    let splits_filling = |target: usize| (target / units).min(max_by_len).clamp(1, MAX_SPLITS);
+    let splits_for =
+        |one_per_sm| splits_filling(decode_target_units(d, block_m as u32, one_per_sm));
     let two_per_sm = splits_for(false);
     // Several row tiles: three CTAs per SM where their splits fill that wave.
-    let three = three_per_sm_units(d, block_m)
-        .map(|slots| (slots / units).min(max_by_len).clamp(1, MAX_SPLITS))
-        .filter(|&s| decode_three_per_sm(d, block_m, s));
+    let three = three_per_sm_units(d, block_m).and_then(|slots| {
+        Some(splits_filling(slots)).filter(|&s| fills_three_per_sm(units * s, slots))
+    });
     let splits = if let Some(s) = three {
         s
     } else if dense_one_cta_per_sm(d, block_m) {

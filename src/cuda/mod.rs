@@ -242,7 +242,7 @@ fn decode_kernel(g: &GpuShape, block_m: u32, head_dim: usize, three: bool) -> De
             max_smem: decode90_smem(head_dim, three),
             threads: DECODE_SM90_THREADS,
             bounds: if three {
-                3
+                nvrtc::DECODE90_THREE_CTAS_PER_SM
             } else {
                 nvrtc::decode90_ctas_per_sm(head_dim)
             },

@@ -147,6 +147,9 @@ pub fn decode90_three_config() -> (usize, usize) {
     (2, 1)
 }
 
+/// CTAs per SM of that specialisation (its launch bounds and what the plan counts).
+pub(crate) const DECODE90_THREE_CTAS_PER_SM: usize = 3;
+
 /// Pipeline of the Hopper decode kernel (kernels/decode_sm90.cu): K tiles in flight and the
 /// tiles between a tile's decision and its P V. Defaults: (3, 2) at d = 128, six 16 KB buffers,
 /// two CTAs per SM; (5, 3) at d = 64, nine 8 KB buffers, three CTAs per SM; (3, 2) at d = 256,
@@ -325,7 +328,7 @@ impl Variant {
         };
         let hd = self.head_dim as usize;
         let ((kslots, lag), ctas90) = if self.three {
-            (decode90_three_config(), 3)
+            (decode90_three_config(), DECODE90_THREE_CTAS_PER_SM)
         } else {
             (decode90_config(hd), decode90_ctas_per_sm(hd))
         };
