@@ -13,7 +13,11 @@
 //   did that too but made every 256-byte row straddle three 128-byte smem lines: the copies then
 //   fetched 1.5 sectors per sector of data from L2 (ncu), and L2 throughput (95 %), not DRAM
 //   (89 %), was the limit. (Per-row bulk copies, cp.async.bulk, were tried first: their
-//   operands are warp-uniform, so ptxas loops over the lanes - ~500 instructions per tile.)
+//   operands are warp-uniform, so ptxas loops over the lanes - ~500 instructions per tile.
+//   TMA copies of whole tiles, thread 0 issuing two 64-column boxes into TMA's layout, measured
+//   neutral: one-token calls, which stream DRAM, in run 97, and the chain-bound calls of several
+//   row tiles in run 249, where the copy instructions turned out not to lengthen the chain;
+//   bench/RESULTS.md sessions 14 and 45.)
 // * Rows are the N dimension of the MMA (S^T = K Q^T, m16n8k16), so 1..8 rows cost one 8-row
 //   tile instead of a padded 16-row one. Q lives in registers for the whole kernel.
 // * Each of the 4 warps owns 16 keys of every tile, for both S^T and O^T += V^T P^T: the
