@@ -665,6 +665,9 @@ DEVI void decode_body(const KernelParams &p, unsigned char *smem) {
 }
 #undef TILE_OF
 
+// (The row-tile warps kernel, kernels/decode_warps_sm90.cu, follows this file with its own entry
+// point: DECODE_WARPS.)
+#ifndef DECODE_WARPS
 // CTAs per SM (DECODE90_CTAS_PER_SM, from the host: src/cuda/nvrtc.rs decode90_ctas_per_sm,
 // which the decode plan sizes its splits by): 3 at d = 64, 2 at d = 128, 1 at d = 256, where a
 // 32 KB tile leaves one (the six buffers take 192 KB) and the kernel is built for up to 8 packed
@@ -682,3 +685,4 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE90_CTAS_PER_SM) KER
   decode_body<1>(p, smem);
 #endif
 }
+#endif  // DECODE_WARPS

@@ -18,12 +18,16 @@ fn plan(args: &str) -> String {
 
 #[test]
 fn plan_prints_decode_row_tiles() {
-    // 4 tokens x GQA 8 = 32 packed rows: two row tiles of the Hopper decode kernel's 16.
+    // 4 tokens x GQA 8 = 32 packed rows: four 8-row tiles of the row-tile warps decode kernel
+    // (one CTA of four warps), 16 splits.
     const SPEC: &str = "--batch 4 --kv-heads 4 --seqlen-q 4 --seqlen-kv 32768";
     let s = plan(SPEC);
-    assert!(s.contains("phase decode  block_m 16 "), "{s}");
     assert!(
-        s.contains("packed rows 32 per (sequence, KV head): 2 row tile(s)"),
+        s.contains("phase decode  block_m 8  block_n 64  num_kv_splits 16"),
+        "{s}"
+    );
+    assert!(
+        s.contains("packed rows 32 per (sequence, KV head): 4 row tile(s)"),
         "{s}"
     );
     // At d = 256 more than 16 rows are one tile of the portable kernel.

@@ -108,8 +108,10 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         // 2 tokens x GQA 8 = 16 rows (the largest row tile of the Hopper decode kernel; at
         // d = 256 two row tiles of 8, and the second sequence's second tile empty)
         (16, 2, &[2, 1], &[1900, 4100], Layout::Ragged),
-        // speculative decode: 4 tokens x GQA 8 = 32 rows (on Hopper two row tiles of 16; at
-        // d = 256 and elsewhere one tile of the portable kernel); MHA decode
+        // speculative decode: 4 tokens x GQA 8 = 32 rows (on Hopper at d = 128 four row tiles of
+        // 8 in one CTA of the row-tile warps kernel (contiguous caches), at d = 64 and over pages
+        // two row tiles of 16; at d = 256
+        // and elsewhere one tile of the portable kernel); MHA decode
         (16, 2, &[4, 4], &[2500, 900], Layout::Bshd),
         // 3 tokens x GQA 8 = 24 rows: the second row tile half full, paged
         (16, 2, &[3, 3], &[1500, 2200], Layout::Paged(64)),
@@ -118,16 +120,20 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         (16, 2, &[2, 2], &[1900, 4100], Layout::Paged(16)),
         (16, 2, &[3, 3], &[1500, 2200], Layout::Paged(32)),
         (4, 4, &[2, 1, 2], &[700, 64, 1500], Layout::Ragged),
-        // Several row tiles of ragged sequences (on Hopper 16-row tiles at d <= 128): 6 tokens x
-        // GQA 8 = 48 rows, three tiles, the second sequence's 3 tokens (24 rows) leaving its
-        // third tile without rows; 8 tokens = 64 rows (four tiles), the second sequence's one
-        // token (8 rows) only its first tile, the third sequence's 64 keys one KV tile
+        // Several row tiles of ragged sequences (on Hopper 16-row tiles at d = 64; at d = 128 8-row
+        // tiles, four per CTA of the row-tile warps kernel, whose warps of empty tiles return):
+        // 6 tokens x GQA 8 = 48 rows, the second sequence's 3 tokens (24 rows) leaving tiles
+        // without rows; 8 tokens = 64 rows (two CTAs per KV head at d = 128), the second
+        // sequence's one token (8 rows) only its first tile, the third sequence's 64 keys one KV
+        // tile
         (16, 2, &[6, 3], &[3000, 700], Layout::Ragged),
         (16, 2, &[8, 1, 2], &[2100, 5000, 64], Layout::Ragged),
     ];
-    // Two row tiles whose splits fill three CTAs per SM (on Hopper the decode kernel's
-    // three-per-SM specialisation, 384 CTAs; d = 128 only, the one head dim that has it): 4
-    // tokens x GQA 8, contiguous, over 16-key pages, and ragged (two sequences, 24 splits).
+    // Long calls of 32 packed rows at d = 128 (on Hopper, contiguous and ragged, the row-tile
+    // warps kernel, 4 KV heads x 48 splits = 192 CTAs; over 16-key pages, and with
+    // BLASST_DECODE_WARPS=0, two 16-row tiles on the decode kernel's three-per-SM
+    // specialisation, 384 CTAs): 4 tokens x GQA 8, contiguous, over 16-key pages, and ragged
+    // (two sequences).
     let three_per_sm: [(usize, usize, &[usize], &[usize], Layout); 3] = [
         (32, 4, &[4], &[50000], Layout::Bshd),
         (32, 4, &[4], &[50000], Layout::Paged(16)),
@@ -514,7 +520,8 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         (1, 9000, 16, 8, false, 0.25, Layout::Paged(64)),
         // row tiles of 16 over 16-key pages (3 tokens x GQA 8: two tiles, the second half full)
         (3, 6000, 16, 2, false, 0.2, Layout::Paged(16)),
-        // three row tiles of 16 (6 tokens x GQA 8), each deciding alone
+        // several row tiles (6 tokens x GQA 8: three of 16 at d = 64, six of 8 at d = 128), each
+        // deciding alone
         (6, 6000, 16, 2, true, 0.2, Layout::Bshd),
     ];
     let mut check = |label: &str, bt: &mut Built, factor: f32| {
@@ -529,8 +536,8 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         g.stats
     };
     for_each_structured(&shapes, &mut check);
-    // Two row tiles on the three-CTAs-per-SM plan (384 CTAs; on Hopper the decode kernel's
-    // three-per-SM specialisation, which exists at d = 128 only).
+    // Long calls of 32 packed rows at d = 128 (on Hopper the row-tile warps kernel; with
+    // BLASST_DECODE_WARPS=0 the three-CTAs-per-SM plan of two 16-row tiles).
     let three_per_sm: [Shape; 2] = [
         (4, 50000, 32, 4, false, 0.2, Layout::Bshd),
         (4, 50000, 32, 4, true, 0.2, Layout::Paged(64)),
@@ -794,9 +801,8 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
         // 192 CTAs (more than one wave): every CTA's sweep counts reach the totals
         ("prefill many tiles", 1024, 1024, (24, 24), 128),
         ("decode split-KV", 1, 16384, (8, 8), 128),
-        // 4 tokens x GQA 8: two row tiles, whose splits fill three CTAs per SM on Hopper, where
-        // the skip calls run the decode kernel's three-per-SM specialisation and the sweep its
-        // usual kernel with the same plan
+        // 4 tokens x GQA 8: on Hopper four 8-row tiles of the row-tile warps kernel, whose sweep
+        // and skip builds run the same plan
         ("speculative decode", 4, 50000, (32, 4), 128),
         ("prefill d256", 600, 1500, (2, 2), 256),
         ("decode d256", 1, 8192, (8, 8), 256),
@@ -822,14 +828,8 @@ fn calibration_sweep_matches_cpu_and_separate_runs() {
         // The CPU runs the GPU's plan (its decode splits are made for this GPU).
         let plan = gpu_plan(shape, &q, &k, &v);
         if name == "speculative decode" && blasst::cuda::current_arch().unwrap() == "sm_90a" {
-            // 4 KV heads x 2 row tiles x 48 splits = 384 CTAs: 97 % of three per SM on an
-            // H100/H200 (two per SM would plan 33).
-            let sms = blasst::cuda::gpu_shape().unwrap().sms;
-            let units = 4 * 2 * plan.num_kv_splits as usize;
-            assert!(
-                units * 10 >= sms * 27 && units <= sms * 3,
-                "{name}: {plan:?}"
-            );
+            // The row-tile warps kernel's plan: 8-row tiles (4 KV heads x 1 CTA x 48 splits).
+            assert_eq!(plan.block_m, 8, "{name}: {plan:?}");
         }
         let mut oc = vec![bf16::ZERO; q.len()];
         let (cv, cc) = blasst::host::calibrate_sweep(

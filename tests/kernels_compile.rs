@@ -35,12 +35,13 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     // memory; sm_86 (100 KB: also sm_89 and sm_120) adds the portable decode kernels of the
     // shallower pipelines those GPUs run (d = 64 and 128; at d = 256 they are refused) and the
     // compact portable prefill kernels (d = 128). At d = 128 the Hopper decode kernel also has
-    // its three-CTAs-per-SM build (2 dtypes x dense and skip x 3 layouts: `Variant::three`).
+    // its three-CTAs-per-SM build (2 dtypes x dense and skip x 3 layouts: `Variant::three`) and
+    // the row-tile warps kernel (`Family::DecodeWarps`: 2 dtypes x 3 modes, contiguous, sm_90a).
     let mut jobs: Vec<(&str, Variant)> = vec![];
     let tuned = Variant::all(arch_smem_per_sm("sm_90a"));
     for arch in ["sm_80", "sm_90a", "sm_86"] {
         let variants = Variant::all(arch_smem_per_sm(arch));
-        assert_eq!(variants.len(), 2 * 3 * 29 + 12);
+        assert_eq!(variants.len(), 2 * 3 * 29 + 12 + 6);
         jobs.extend(
             variants
                 .into_iter()
@@ -78,7 +79,10 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     let t0 = std::time::Instant::now();
     jobs.par_iter()
         .for_each(|(arch, v)| compiles_cleanly(v, arch));
-    assert_eq!(n, 2 * 3 * 29 * 2 - 2 * 3 * 15 + 2 * 2 * 6 + 2 * 6 + 90 + 12);
+    assert_eq!(
+        n,
+        2 * 3 * 29 * 2 - 2 * 3 * 15 + 2 * 2 * 6 + 2 * 6 + 90 + 12 + 6
+    );
     println!(
         "{n} (variant, architecture) pairs compiled on {} threads in {:.1} s",
         rayon::current_num_threads(),
@@ -124,7 +128,10 @@ fn compiles_cleanly(v: &Variant, arch: &str) {
     // probabilities of the tiles in flight). The portable kernels, at sm_80 and sm_86 (where
     // they are the only kernels), may spill no more than they did when they were last measured
     // (`portable_spill_budget`).
-    let hopper = matches!(v.family, Family::PrefillSm90 | Family::DecodeSm90);
+    let hopper = matches!(
+        v.family,
+        Family::PrefillSm90 | Family::DecodeSm90 | Family::DecodeWarps
+    );
     let verbose = hopper || arch == "sm_80" || arch == "sm_86";
     let (bin, log) =
         compile_with_log(v, arch, verbose).unwrap_or_else(|e| panic!("{}", e.message()));
@@ -196,8 +203,10 @@ fn attention_kernels_wait_for_the_previous_kernel() {
         .filter(|v| v.family != Family::MergeStates)
     {
         let src = v.source();
+        // (The last entry: the row-tile warps kernel follows kernels/decode_sm90.cu, whose own
+        // entry it leaves out.)
         let entry = src
-            .find("KERNEL_NAME(const __grid_constant__ KernelParams p)")
+            .rfind("KERNEL_NAME(const __grid_constant__ KernelParams p)")
             .unwrap_or_else(|| panic!("{}: no kernel entry", v.name()));
         let body = &src[entry..];
         let wait = body

@@ -31,6 +31,40 @@ pub const PREFILL_BLOCK_M: u32 = 16;
 pub const PREFILL_BLOCK_N: u32 = 64;
 pub const DECODE_MAX_BLOCK_M: usize = 64;
 pub const DECODE_BLOCK_N: u32 = 64;
+/// The row tiles of calls on the row-tile warps decode kernel (`decode_warps`): 8 packed rows,
+/// one warp's MMA tile.
+pub(crate) const DECODE_WARPS_BLOCK_M: usize = 8;
+/// Row tiles per CTA of that kernel (its consumer warps).
+const DECODE_WARPS_TILES_PER_CTA: usize = 4;
+
+/// The CTAs per (sequence, KV head) of the row-tile warps decode kernel for `row_tiles` tiles.
+pub fn decode_warps_groups(row_tiles: usize) -> usize {
+    row_tiles.div_ceil(DECODE_WARPS_TILES_PER_CTA)
+}
+
+/// Whether a decode call runs the row-tile warps kernel (kernels/decode_warps_sm90.cu) with a plan
+/// of 8-row tiles (the plan and the launch both ask): on Hopper at head dim 128, calls of more
+/// packed rows than one tile of the Hopper decode kernel holds (17-64: speculative decoding with
+/// GQA), which that kernel runs as 16-row tiles of one CTA each, bound by each CTA's dependent chain
+/// per KV tile (runs 244, 249). The warps kernel's warps each walk one 8-row tile alone and read
+/// K and V once per CTA of up to 32 rows; its prototype ran dense 32-row calls 1.16-1.35x faster
+/// (run 250, bench/RESULTS.md session 45), the kernel in the library 1.08-1.39x dense and
+/// 1.34-1.50x Skip-Softmax (run 251). Decisions are per 8-row tile (a plan the CPU follows).
+/// Contiguous caches only: paged calls keep 16-row tiles (the kernel's paged copies ran at
+/// 0.40-0.49x of contiguous in run 251 and were not kept).
+/// `BLASST_DECODE_WARPS=0` keeps those calls on 16-row tiles (an A/B switch), as does
+/// `BLASST_DECODE_KERNEL=mma`.
+pub fn decode_warps(d: &Desc) -> bool {
+    let rows = d.max_lq * d.group;
+    let kd = d.kernel_dim();
+    is_decode(d.max_lq, d.group)
+        && d.paged.is_none()
+        && rows > crate::cuda::nvrtc::decode90_max_rows(kd) as usize
+        && rows <= crate::cuda::nvrtc::decode90_tiled_rows(kd)
+        && crate::cuda::nvrtc::decode_warps(kd, d.head_dim)
+        && crate::cuda::use_sm90_decode(d.gpu.sm90a, DECODE_WARPS_BLOCK_M as u32, kd)
+        && !crate::switches::DECODE_WARPS.test(|v| v.is_some_and(|v| v.trim() == "0"))
+}
 /// The decode plan's target work units for a call of `block_m` packed rows: one wave of the
 /// decode kernel's CTAs on `d.gpu` (with `one_per_sm`, one CTA per multiprocessor: see
 /// `dense_one_cta_per_sm`), or `BLASST_DECODE_UNITS` (a tuning switch for benchmarks, read once
@@ -66,6 +100,7 @@ fn units_override() -> Option<usize> {
 fn three_per_sm_units(d: &Desc, block_m: usize) -> Option<usize> {
     let rows = d.max_lq * d.group;
     (rows > block_m
+        && !decode_warps(d)
         && units_override().is_none()
         && d.head_dim == d.kernel_dim()
         && crate::cuda::nvrtc::decode90_three(d.kernel_dim())
@@ -192,9 +227,21 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let rows = d.max_lq * d.group;
     // Row tiles of the decode kernel that runs the call (one tile on the portable kernel, up to
     // four of 16 rows on Hopper's: `cuda::decode_block_m`).
-    let block_m = crate::cuda::decode_block_m(&d.gpu, d.kernel_dim(), rows);
+    let warps = decode_warps(d);
+    let block_m = if warps {
+        DECODE_WARPS_BLOCK_M
+    } else {
+        crate::cuda::decode_block_m(&d.gpu, d.kernel_dim(), rows)
+    };
     let row_tiles = rows.div_ceil(block_m);
-    let units = d.batch * d.hkv * row_tiles;
+    // Work units: a CTA per row tile, on the warps kernel per four.
+    let units = d.batch
+        * d.hkv
+        * if warps {
+            decode_warps_groups(row_tiles)
+        } else {
+            row_tiles
+        };
     let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
     let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
     // The splits that fill `target` CTA slots with `units` work units.
@@ -206,7 +253,11 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let three = three_per_sm_units(d, block_m).and_then(|slots| {
         Some(splits_filling(slots)).filter(|&s| fills_three_per_sm(units * s, slots))
     });
-    let splits = if let Some(s) = three {
+    let splits = if warps {
+        splits_filling(units_override().unwrap_or_else(|| {
+            d.gpu.sms * crate::cuda::decode_warps_ctas_per_sm(&d.gpu, d.kernel_dim())
+        }))
+    } else if let Some(s) = three {
         s
     } else if dense_one_cta_per_sm(d, block_m) {
         Some(splits_for(true))
@@ -340,10 +391,10 @@ mod tests {
             (4, 32, 8, 1, 16384, 8, 8),
             (3, 32, 8, 1, 16384, 11, 5),
             (2, 32, 8, 1, 32768, 16, 8),
-            // Two row tiles (32 packed rows) do not take the rule; their splits fill the wave of
-            // the kernel's three-CTAs-per-SM specialisation (decode_three_per_sm).
-            (4, 64, 8, 4, 32768, 6, 6),
-            (1, 32, 4, 4, 131072, 49, 49),
+            // 32 packed rows do not take the rule; they run the row-tile warps kernel
+            // (decode_warps: four 8-row tiles per CTA, two CTAs per SM).
+            (4, 64, 8, 4, 32768, 8, 8),
+            (1, 32, 4, 4, 131072, 66, 66),
             // One row tile of 16 rows takes the rule.
             (1, 32, 8, 4, 131072, 33, 16),
         ] {
@@ -359,7 +410,16 @@ mod tests {
                 "dense {b}x{lk} {hq}/{hkv} lq {lq}"
             );
             // Paged dense calls over 16- and 32-key pages, other head dims and other GPUs keep
-            // the skip calls' plan; over 64-key pages and more, the dense one.
+            // the skip calls' plan; over 64-key pages and more, the dense one. (32 packed rows
+            // over pages keep 16-row tiles: the row-tile warps kernel is contiguous only.)
+            if lq * hq / hkv > 16 {
+                for page in [16, 64] {
+                    let paged = with_pages(&dense_d, lk, page);
+                    assert!(!decode_warps(&paged));
+                    assert_eq!(default_plan(&paged).block_m, 16, "{page}-key pages");
+                }
+                continue;
+            }
             for (page, splits) in [
                 (16, skip),
                 (32, skip),
@@ -408,12 +468,14 @@ mod tests {
                 let label = format!("d {d} {b}x{lk} lq {lq}");
                 // With a factor (the dense plan of d = 128 differs: dense_one_cta_per_sm).
                 if kd == 128 && lq == 8 {
-                    // 32 rows, two tiles: d = 128 plans three CTAs per SM (16 units x 24 splits),
-                    // d = 96 two (16 splits).
-                    let (bm, sk) = (pk.block_m as usize, pk.num_kv_splits as usize);
-                    assert!(decode_three_per_sm(&kernel, bm, sk), "{label}");
-                    assert_eq!((pk.num_kv_splits, pp.num_kv_splits), (24, 16), "{label}");
-                    assert_eq!(pp.block_m, pk.block_m, "{label}");
+                    // 32 rows: d = 128 plans the row-tile warps kernel (four 8-row tiles per CTA,
+                    // 8 units x 33 splits), d = 96 two 16-row tiles at two CTAs per SM (16 x 16).
+                    assert!(decode_warps(&kernel) && !decode_warps(&padded), "{label}");
+                    assert_eq!(
+                        (pk.block_m, pk.num_kv_splits, pp.block_m, pp.num_kv_splits),
+                        (8, 33, 16, 16),
+                        "{label}"
+                    );
                 } else {
                     assert_eq!(pp, pk, "{label}");
                 }
@@ -458,43 +520,41 @@ mod tests {
         }
     }
 
-    /// Calls of several row tiles at d = 128 on an H100/H200 plan three CTAs per SM (396 slots)
-    /// where their splits fill 90-100 % of that wave, and then run the kernel's three-CTAs-per-SM
-    /// specialisation; otherwise two per SM (264). (batch, hq, hkv, lq, lk) -> (splits, three).
+    /// Calls of several row tiles at d = 128 on an H100/H200 plan the row-tile warps kernel: 8-row
+    /// tiles, four per CTA, splits filling two CTAs per SM (264 slots); so none takes the
+    /// three-CTAs-per-SM specialisation (which `BLASST_DECODE_WARPS=0` brings back). Calls of one
+    /// tile, and other head dims, keep their plans. (batch, hq, hkv, lq, lk) -> (block_m, splits).
     #[test]
-    fn several_row_tiles_plan_three_ctas_per_sm_where_they_fill_it() {
-        for (b, hq, hkv, lq, lk, splits, three) in [
-            // speculative decode, 4 tokens x GQA 8 (the benchmark's 4 x 32K): 32 units x 12
-            (4, 32, 4, 4, 32768, 12, true),
-            (1, 32, 4, 4, 131072, 49, true),
-            (16, 32, 4, 4, 32768, 3, true),
-            // 8 tokens x GQA 4 at 16 x 16K: 256 units, one split fills two thirds of 396
-            (16, 32, 8, 8, 16384, 1, false),
-            // a short cache: 2 x 2 x 2 units x 5 splits (its length's limit)
-            (2, 16, 2, 4, 6000, 5, false),
+    fn several_row_tiles_plan_the_row_tile_warps_kernel() {
+        for (b, hq, hkv, lq, lk, bm, splits) in [
+            // speculative decode, 4 tokens x GQA 8 (the benchmark's 4 x 32K): 16 units x 16
+            (4, 32, 4, 4, 32768, 8, 16),
+            (1, 32, 4, 4, 131072, 8, 66),
+            (16, 32, 4, 4, 32768, 8, 4),
+            // 8 tokens x GQA 4 at 16 x 16K: 128 units x 2
+            (16, 32, 8, 8, 16384, 8, 2),
+            // a short cache: 4 units x 5 splits (its length's limit)
+            (2, 16, 2, 4, 6000, 8, 5),
+            // 64 rows: two CTAs per KV head (8 units; 32 splits: its length's limit)
+            (4, 64, 1, 1, 32768, 8, 32),
             // one row tile
-            (1, 32, 8, 1, 131072, 33, false),
-            (16, 32, 8, 2, 32768, 2, false),
+            (1, 32, 8, 1, 131072, 4, 33),
+            (16, 32, 8, 2, 32768, 8, 2),
+            (1, 32, 8, 4, 131072, 16, 33),
         ] {
             let d = desc(b, hq, hkv, lq, lk);
             let pl = default_plan(&d);
             let label = format!("{b}x{lk} {hq}/{hkv} lq {lq}");
-            assert_eq!(pl.num_kv_splits, splits, "{label}");
-            let bm = pl.block_m as usize;
-            assert_eq!(
-                decode_three_per_sm(&d, bm, splits as usize),
-                three,
+            assert_eq!((pl.block_m, pl.num_kv_splits), (bm, splits), "{label}");
+            assert_eq!(decode_warps(&d), lq * hq / hkv > 16, "{label}");
+            assert!(
+                !decode_three_per_sm(&d, bm as usize, splits as usize),
                 "{label}"
             );
-            for hd in [64, 256] {
+            for hd in [64, 96, 256] {
                 let mut o = d.clone();
                 o.head_dim = hd;
-                let pl = default_plan(&o);
-                assert!(!decode_three_per_sm(
-                    &o,
-                    pl.block_m as usize,
-                    pl.num_kv_splits as usize
-                ));
+                assert!(!decode_warps(&o), "d {hd} {label}");
             }
         }
     }
@@ -510,8 +570,8 @@ mod tests {
             (64, 32, 8, 1, 8192, 4, 1),
             (1, 32, 8, 1, 2048, 4, 2),
             (1, 32, 8, 1, 1000, 4, 1),
-            (2, 16, 2, 4, 6000, 16, 5),
-            (1, 64, 1, 1, 50000, 16, 48),
+            (2, 16, 2, 4, 6000, 8, 5),
+            (1, 64, 1, 1, 50000, 8, 48),
         ] {
             let pl = default_plan(&desc(b, hq, hkv, lq, lk));
             assert_eq!(pl.phase, Phase::Decode.as_u32());
@@ -537,7 +597,7 @@ mod tests {
             (256, 1, 32, 1, 131072, 16),
             (256, 2, 32, 1, 32768, 8),
             (256, 1, 128, 1, 65536, 8),
-            (128, 4, 64, 4, 32768, 6),
+            (128, 4, 64, 4, 32768, 8),
         ] {
             let mut d = desc(b, hq, 8, lq, lk);
             d.head_dim = hd;
@@ -559,10 +619,11 @@ mod tests {
         };
         assert_eq!(default_plan(&d).num_kv_splits, 27);
         // Row tiles on an H100/H200 (GQA 4, 1-8 tokens): at d <= 128 up to 64 rows as tiles
-        // of 16, at d = 256 up to 16 as tiles of 8, more as one tile of the portable kernel.
+        // of 16 (at d = 128 more than 16 rows as tiles of 8, the row-tile warps kernel's), at
+        // d = 256 up to 16 as tiles of 8, more as one tile of the portable kernel.
         for (hd, lq, bm) in [
             (128, 4, 16),
-            (128, 8, 16),
+            (128, 8, 8),
             (64, 8, 16),
             (256, 2, 8),
             (256, 4, 8),

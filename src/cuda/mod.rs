@@ -124,12 +124,24 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
     let ctx = current_ctx()?;
     let mut out = vec![];
     for v in Variant::all(ctx.shape.smem_per_sm) {
-        if !matches!(v.family, Family::Decode | Family::DecodeSm90) || !v.supports(&ctx.arch) {
+        if !matches!(
+            v.family,
+            Family::Decode | Family::DecodeSm90 | Family::DecodeWarps
+        ) || !v.supports(&ctx.arch)
+        {
             continue;
         }
         let hd = v.head_dim as usize;
+        let warps = v.family == Family::DecodeWarps;
         for rows in [4u32, 8, 16, 32, 64] {
-            let k = decode_kernel(&ctx.shape, rows, hd, v.three);
+            if warps && rows != 8 {
+                continue; // its one row-tile size (the plan's block_m 8)
+            }
+            let k = if warps {
+                decode_warps_kernel(hd)
+            } else {
+                decode_kernel(&ctx.shape, rows, hd, v.three)
+            };
             if k.family != v.family || k.smem > ctx.max_smem {
                 continue; // another kernel's rows, or refused on this GPU (check_smem)
             }
@@ -150,7 +162,11 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
             out.push((
                 format!("{} rows {rows}", v.name()),
                 n.max(0) as usize,
-                decode_ctas_per_sm_of(&ctx.shape, hd, rows, v.three),
+                if warps {
+                    decode_warps_ctas_per_sm(&ctx.shape, hd)
+                } else {
+                    decode_ctas_per_sm_of(&ctx.shape, hd, rows, v.three)
+                },
             ));
         }
     }
@@ -283,6 +299,35 @@ pub fn decode_ctas_per_sm_of(g: &GpuShape, head_dim: usize, block_m: u32, three:
     k.bounds
         .min(g.smem_per_sm / (k.smem + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA))
         .max(1)
+}
+
+/// The row-tile warps decode kernel (kernels/decode_warps_sm90.cu) at `head_dim` (128).
+fn decode_warps_kernel(head_dim: usize) -> DecodeKernel {
+    let smem = decode_warps_smem(head_dim);
+    DecodeKernel {
+        family: Family::DecodeWarps,
+        smem,
+        max_smem: smem,
+        threads: DECODE_WARPS_THREADS,
+        bounds: nvrtc::DECODE_WARPS_CTAS_PER_SM,
+        stages: 0,
+    }
+}
+
+/// `decode_ctas_per_sm` of the row-tile warps decode kernel (`attn::plan::decode_warps`).
+pub fn decode_warps_ctas_per_sm(g: &GpuShape, head_dim: usize) -> usize {
+    let k = decode_warps_kernel(head_dim);
+    k.bounds
+        .min(g.smem_per_sm / (k.smem + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA))
+        .max(1)
+}
+
+/// Must match the layout in kernels/decode_warps_sm90.cu: K and V rings of
+/// `nvrtc::decode_warps_ring` slots of 64 swizzled rows, the mbarriers (full and empty of each
+/// slot of both, two `decided`) and the two decision words.
+pub fn decode_warps_smem(head_dim: usize) -> usize {
+    let st = nvrtc::decode_warps_ring();
+    2 * st * 64 * head_dim * 2 + (4 * st + 2) * 8 + 2 * 4
 }
 
 /// The calling thread's current context, or device 0's primary context when none is current
@@ -930,6 +975,8 @@ fn prefill90_rows(head_dim: usize) -> usize {
 }
 const DECODE_THREADS: u32 = 256;
 const DECODE_SM90_THREADS: u32 = 128;
+/// kernels/decode_warps_sm90.cu: four consumer warps and a producer warp.
+const DECODE_WARPS_THREADS: u32 = 160;
 /// Split decode on Hopper merges in a thread-block cluster up to this many splits; more splits
 /// write the workspace and run kernels/merge.cu. Measured on the H200 against the merge kernel
 /// (bench/runs/session9/run55-*): 2 splits +0.4-1.2 %, 4 splits +1.6-3.0 %, 8 splits (a 31 us
@@ -1390,10 +1437,25 @@ unsafe fn launch_in(
         }
         Phase::Decode => {
             let splits = d.plan.num_kv_splits as usize;
+            // Several row tiles at d = 128 on Hopper: the row-tile warps kernel, whose plan has
+            // 8-row tiles (the plan and the launch both ask `decode_warps`).
+            let warps = crate::attn::plan::decode_warps(d);
+            if warps && d.plan.block_m as usize != crate::attn::plan::DECODE_WARPS_BLOCK_M {
+                return Err(Error::Unsupported(format!(
+                    "decode plan of {}-row tiles for the row-tile warps kernel, which runs tiles of {} (BLASST_DECODE_WARPS changed during the call?)",
+                    d.plan.block_m,
+                    crate::attn::plan::DECODE_WARPS_BLOCK_M
+                )));
+            }
             let three = !is_sweep
+                && !warps
                 && crate::attn::plan::decode_three_per_sm(d, d.plan.block_m as usize, splits);
-            let k = decode_kernel(&ctx.shape, d.plan.block_m, kd, three);
-            let sm90 = k.family == Family::DecodeSm90;
+            let k = if warps {
+                decode_warps_kernel(kd)
+            } else {
+                decode_kernel(&ctx.shape, d.plan.block_m, kd, three)
+            };
+            let sm90 = matches!(k.family, Family::DecodeSm90 | Family::DecodeWarps);
             let row_tiles = (d.max_lq * d.group).div_ceil(d.plan.block_m as usize);
             // Only the Hopper kernel takes row tiles; the plan gives the portable kernel all rows
             // as one (both read BLASST_DECODE_KERNEL: a change between the plan and the launch
@@ -1415,7 +1477,14 @@ unsafe fn launch_in(
                 k.bounds
             );
             let (smem, max_smem, threads) = (k.smem, k.max_smem, k.threads);
-            let grid = if sm90 {
+            let grid = if warps {
+                // kernels/decode_warps_sm90.cu: a CTA per KV head and group of four row tiles.
+                (
+                    (d.hkv * crate::attn::plan::decode_warps_groups(row_tiles)) as u32,
+                    splits as u32,
+                    d.batch as u32,
+                )
+            } else if sm90 {
                 // kernels/decode_sm90.cu: the KV heads (and their row tiles) of one split are
                 // neighbouring CTAs.
                 ((d.hkv * row_tiles) as u32, splits as u32, d.batch as u32)
@@ -1448,6 +1517,7 @@ unsafe fn launch_in(
                 ));
             }
             if sm90
+                && !warps
                 && ctx.clusters
                 && splits <= MAX_CLUSTER_MERGE_SPLITS
                 && grid.0 as usize * grid.2 as usize

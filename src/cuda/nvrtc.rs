@@ -16,6 +16,7 @@ pub const PREFILL: &str = include_str!("../../kernels/prefill.cu");
 pub const PREFILL_SM90: &str = include_str!("../../kernels/prefill_sm90.cu");
 pub const DECODE: &str = include_str!("../../kernels/decode.cu");
 pub const DECODE_SM90: &str = include_str!("../../kernels/decode_sm90.cu");
+pub const DECODE_WARPS_SM90: &str = include_str!("../../kernels/decode_warps_sm90.cu");
 pub const MERGE: &str = include_str!("../../kernels/merge.cu");
 pub const MERGE_STATES: &str = include_str!("../../kernels/merge_states.cu");
 
@@ -30,6 +31,10 @@ pub enum Family {
     /// Hopper decode (sm_90a only, row tiles of up to 16 packed rows; copies completed on
     /// mbarriers): same plan and decisions as `Decode`.
     DecodeSm90,
+    /// Hopper decode for calls of several row tiles (sm_90a only, d = 128: `decode_warps`): a CTA's
+    /// warps each walk one 8-row tile alone, a producer warp copies; same plan and decisions as
+    /// `Decode` with the plan's 8-row tiles (`attn::plan::decode_warps`).
+    DecodeWarps,
     Merge,
     /// `blasst_merge_states` (stacked partial results, element type in and out).
     MergeStates,
@@ -139,6 +144,23 @@ pub fn decode90_ctas_per_sm(head_dim: usize) -> usize {
 pub fn decode90_three(head_dim: usize) -> bool {
     head_dim == 128
 }
+
+/// Whether the call head dim `dim` on the kernel of head dim `head_dim` has the row-tile warps
+/// decode kernel (kernels/decode_warps_sm90.cu, `Family::DecodeWarps`): d = 128 at its own head
+/// dim (the one measured; its copies and fragments are written for 128 columns), contiguous caches
+/// only (its paged copies were not kept: kernels/decode_warps_sm90.cu).
+pub fn decode_warps(head_dim: usize, dim: usize) -> bool {
+    head_dim == 128 && dim == 128
+}
+
+/// K and V ring slots of the row-tile warps decode kernel: 3 (six 16 KB buffers, two CTAs per
+/// SM). In the prototype (run 250) 3 slots at two CTAs per SM and 2 at three ran within 1-4 %.
+pub fn decode_warps_ring() -> usize {
+    3
+}
+
+/// CTAs per SM of the row-tile warps decode kernel (its launch bounds and what the plan counts).
+pub(crate) const DECODE_WARPS_CTAS_PER_SM: usize = 2;
 
 /// The ring of the Hopper decode kernel's three-CTAs-per-SM specialisation: (K tiles in flight,
 /// LAG) = (2, 1), four 16 KB buffers at d = 128 (three CTAs: 192 KB); ptxas fits it in the 168
@@ -297,6 +319,7 @@ impl Variant {
                     Family::Prefill => "prefill",
                     Family::PrefillSm90 => "prefill90",
                     Family::DecodeSm90 => "decode90",
+                    Family::DecodeWarps => "decode90w",
                     _ => "decode",
                 },
                 hd,
@@ -323,11 +346,14 @@ impl Variant {
             Family::PrefillSm90 => PREFILL_SM90,
             Family::Decode => DECODE,
             Family::DecodeSm90 => DECODE_SM90,
+            Family::DecodeWarps => DECODE_SM90,
             Family::Merge => MERGE,
             Family::MergeStates => MERGE_STATES,
         };
         let hd = self.head_dim as usize;
-        let ((kslots, lag), ctas90) = if self.three {
+        let ((kslots, lag), ctas90) = if self.family == Family::DecodeWarps {
+            ((decode_warps_ring(), 1), DECODE_WARPS_CTAS_PER_SM)
+        } else if self.three {
             (decode90_three_config(), DECODE90_THREE_CTAS_PER_SM)
         } else {
             (decode90_config(hd), decode90_ctas_per_sm(hd))
@@ -336,7 +362,7 @@ impl Variant {
         let wgs = prefill90_consumer_wgs(self.head_dim as usize);
         let pwgs = prefill90_producer_wgs(self.head_dim as usize, self.paged);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define DIM {}\n#define SKIP {}\n#define PAGED {}\n#define PAGED_SMALL {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n#define PREFILL_COMPACT {}\n{COMMON}\n{body}",
+            "#define {}\n#define HEAD_DIM {}\n#define DIM {}\n#define SKIP {}\n#define PAGED {}\n#define PAGED_SMALL {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n#define PREFILL_COMPACT {}\n{}{COMMON}\n{body}{}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
@@ -356,14 +382,26 @@ impl Variant {
             ctas90,
             self.ctas,
             self.compact as u32,
+            if self.family == Family::DecodeWarps {
+                "#define DECODE_WARPS 1\n"
+            } else {
+                ""
+            },
+            if self.family == Family::DecodeWarps {
+                DECODE_WARPS_SM90
+            } else {
+                ""
+            },
         )
     }
 
     /// Whether this specialisation can be built for `arch` (the two Hopper kernels are built for
     /// `sm_90a` only).
     pub fn supports(&self, arch: &str) -> bool {
-        !matches!(self.family, Family::PrefillSm90 | Family::DecodeSm90)
-            || arch == "sm_90a"
+        !matches!(
+            self.family,
+            Family::PrefillSm90 | Family::DecodeSm90 | Family::DecodeWarps
+        ) || arch == "sm_90a"
             || arch == "compute_90a"
     }
 
@@ -440,10 +478,17 @@ impl Variant {
                 Family::PrefillSm90,
                 Family::Decode,
                 Family::DecodeSm90,
+                Family::DecodeWarps,
             ] {
+                if family == Family::DecodeWarps && !decode_warps(dims[0] as usize, dim) {
+                    continue;
+                }
                 // dense, skip, sweep
                 for (skip, sweep) in [(false, false), (true, false), (false, true)] {
                     for paged in [false, true] {
+                        if family == Family::DecodeWarps && paged {
+                            continue; // contiguous caches only (`decode_warps`)
+                        }
                         let var =
                             Variant::new(family, bf16, dims, [skip, sweep, paged], smem_per_sm);
                         let mut vars = vec![var.clone()];

@@ -1,0 +1,340 @@
+// Decode for Hopper (sm_90a) of calls of several row tiles (speculative decoding with GQA: 17-64
+// packed rows, d = 128): one CTA per (KV head, group of up to NW = 4 row tiles of 8 packed rows,
+// split, sequence). Compiled after kernels/decode_sm90.cu (whose helpers it uses; that file's
+// entry point is left out under DECODE_WARPS) as its own family (src/cuda/nvrtc.rs
+// Family::DecodeWarps); the plan (src/attn/plan.rs decode_warps) gives such calls 8-row tiles.
+//
+// Why: the Hopper decode kernel runs 32 packed rows as two 16-row tiles, one CTA each, whose four
+// warps share each KV tile's keys and meet at a row-max exchange per tile; that chain, ~2 us per KV
+// tile per CTA, bound those calls at 2.9-3.2 TB/s (runs 244, 249). Here each consumer warp is one
+// 8-row tile over all 64 keys of every KV tile: its S^T (4 x 8 m16n8k16), row maxima, vote,
+// exponentials and P V (8 x 4) are its own, with no barrier between warps, so the warps' chains
+// overlap, and K and V of a KV tile are read from DRAM once for all the CTA's rows. A fifth,
+// producer warp copies K and V into a ring of ST slots (cp.async, completed on full mbarriers; the
+// consumer warps free a slot on its empty barrier). The prototype (bench/micro/warp_rows_decode.py,
+// run 250) ran dense 32-row calls 1.16-1.35x the two-tile kernel, at 3.8-4.3 TB/s.
+//
+// Skip-Softmax: each warp decides its tile alone (SPEC section 1, the plan's 8-row tiles); it
+// leaves its decision in a byte of `keepw` and arrives on the tile's `decided` barrier; the
+// producer copies the tile's V only when some warp kept it, else it completes the V slot's phase
+// with a plain arrival. A warp does the P V of a tile one tile later (LAG 1, P and its max in
+// registers), so that V's copy, issued only after every warp decided, has a tile's time to land.
+// The dense specialisation copies V with K.
+//
+// Every warp's row tile is a plan tile: the CPU backend reproduces the same decisions from the
+// plan (block_m 8). Splits write the workspace (kernels/merge.cu merges them); one split writes O.
+
+#define NW 4                   // consumer warps = row tiles per CTA
+#define WROWS 8                // packed rows per row tile (the plan's block_m)
+#define WTHREADS (32 * (NW + 1))
+#define ST KSLOTS              // K and V ring slots (host: src/cuda/nvrtc.rs decode_warps_ring)
+#define DS 2                   // decision ring (SKIP)
+static_assert(HEAD_DIM == 128 && DIM == HEAD_DIM, "the row-tile warps kernel is built at d = 128");
+// Contiguous caches only (ragged or padded): its paged copies, measured at 0.40-0.49x of the
+// contiguous call with each tile's block-table entries read right before its copies (run 251),
+// and rewritten to read them a tile ahead, were not measured (no GPU was lent again in session
+// 45: bench/runs/session45/run252-decode-warps-paged-unmeasured.cu); paged calls keep 16-row tiles.
+static_assert(!PAGED, "the row-tile warps kernel copies contiguous caches only");
+
+// The producer's copies of KV tile `j` of tensor `base` (K or V of KV head kh) into `dst`,
+// completing on `bar` (32 arrivals): lane l copies chunk l % 16 of rows 2 i + l / 16; rows past
+// the sequence are zero-filled.
+DEVI void warps_copy_tile(const KernelParams &p, const Seq &s, int b, int kh, const u16 *base, i64 bs, i64 rs, i64 hs,
+                          int j, u32 dst, u32 bar) {
+  const int row0 = j * DBN;
+  const int lane = threadIdx.x % 32, c = lane % 16, r0 = lane / 16;
+  const u16 *src = base + (p.cu_kv ? (i64)(s.kv_start + row0 + r0) * rs : (i64)b * bs + (i64)(row0 + r0) * rs) +
+                   (i64)kh * hs + c * 8;
+  #pragma unroll
+  for (int i = 0; i < DBN / 2; ++i) {
+    const int r = 2 * i + r0;
+    const bool valid = row0 + r < s.lk;
+    cp_async16_l2(dst + swz(r, c, CH), valid ? src : base, valid);
+    src += 2 * rs;
+  }
+  cp_async_mbar_arrive(bar);
+}
+
+extern "C" __global__ void __launch_bounds__(WTHREADS, DECODE90_CTAS_PER_SM) KERNEL_NAME(const __grid_constant__ KernelParams p) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  pdl_wait();
+  pdl_trigger();  // the merge kernel that follows waits for this grid to complete
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int G = p.group;
+  const int row_tiles = (p.max_lq * G + WROWS - 1) / WROWS;
+  const int groups = (row_tiles + NW - 1) / NW;
+  const int kh = blockIdx.x / groups, split = blockIdx.y, b = blockIdx.z + p.batch0;
+  const int t0 = (blockIdx.x % groups) * NW;  // this CTA's first row tile
+  const Seq s = load_seq(p, b);
+  const int rows = s.lq * G;
+  // Row tiles of this CTA that hold rows of the sequence (a shorter sequence of a ragged batch
+  // may leave some, or all, empty): the empty barriers count these warps only.
+  const int nact = min(NW, (rows - t0 * WROWS + WROWS - 1) / WROWS);
+  if (rows - t0 * WROWS <= 0) return;
+
+  // Shared layout (host: decode_warps_smem): K slots | V slots | mbarriers kfull[ST] kempty[ST]
+  // vfull[ST] vempty[ST] decided[DS] | keepw[DS].
+  const u32 sK = smem_u32(smem), sV = sK + ST * TILE_SMEM;
+  const u32 bar0 = sV + ST * TILE_SMEM;
+#define KFULL(i) (bar0 + 8 * (i))
+#define KEMPTY(i) (bar0 + 8 * (ST + (i)))
+#define VFULL(i) (bar0 + 8 * (2 * ST + (i)))
+#define VEMPTY(i) (bar0 + 8 * (3 * ST + (i)))
+#define DECIDED(i) (bar0 + 8 * (4 * ST + (i)))
+  volatile u32 *keepw = (volatile u32 *)(smem + 2 * ST * TILE_SMEM + 8 * (4 * ST + DS));
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < ST; ++i) {
+      mbar_init(KFULL(i), 32);
+      mbar_init(VFULL(i), 32);
+      mbar_init(KEMPTY(i), nact);
+      mbar_init(VEMPTY(i), nact);
+    }
+    for (int i = 0; i < DS; ++i) mbar_init(DECIDED(i), nact);
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  if (threadIdx.x < DS) keepw[threadIdx.x] = 0u;  // the bytes of empty warps stay 0
+#if SWEEP
+  __shared__ u32 scount[NW][32];  // [warp][candidate]
+  for (int i = threadIdx.x; i < NW * 32; i += WTHREADS) scount[i / 32][i % 32] = 0;
+#endif
+  __syncthreads();
+
+  const TileRange tr = decode_split_tiles(p, s, split, DBN);
+  const int hi = tr.hi, n = tr.hi - tr.lo;
+#define TILE_OF(it) (hi - 1 - (it))
+
+  if (warp == NW) {
+    // The producer: K of tile it into slot it % ST once the consumers freed it; V with it
+    // (dense), or (SKIP) V of tile it - 1 once every warp decided it, only if one kept it.
+    for (int it = 0; it < n + SKIP; ++it) {
+      if (it < n) {
+        const int sl = it % ST;
+        const u32 par = (u32)(it / ST - 1) & 1u;
+        if (it >= ST) mbar_wait(KEMPTY(sl), par);
+        warps_copy_tile(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride, TILE_OF(it),
+                        sK + sl * TILE_SMEM, KFULL(sl));
+#if !SKIP
+        if (it >= ST) mbar_wait(VEMPTY(sl), par);
+        warps_copy_tile(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride, TILE_OF(it),
+                        sV + sl * TILE_SMEM, VFULL(sl));
+#endif
+      }
+#if SKIP
+      if (it >= 1) {
+        const int t = it - 1, sl = t % ST;
+        mbar_wait(DECIDED(t % DS), (u32)(t / DS) & 1u);
+        const u32 keep = keepw[t % DS];
+        if (t >= ST) mbar_wait(VEMPTY(sl), (u32)(t / ST - 1) & 1u);
+        if (keep)
+          warps_copy_tile(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride, TILE_OF(t),
+                          sV + sl * TILE_SMEM, VFULL(sl));
+        else
+          mbar_arrive(VFULL(sl));  // no copy: the slot's phase completes (nobody reads it)
+      }
+#endif
+    }
+    return;
+  }
+  if (warp >= nact) return;
+
+  // Consumer warp `warp`: row tile t0 + warp, packed rows r0 .. r0 + R - 1 (row r: token r / G,
+  // query head kh * G + r % G). Q^T as the B operand: rows r0 + lane / 4.
+  const int r0 = (t0 + warp) * WROWS, R = min(rows - r0, WROWS);
+  u32 qb[KSTEPS][2];
+  {
+    const int r = r0 + lane / 4;
+    const bool valid = lane / 4 < R;
+    const u16 *q = p.q + (valid ? q_offset(p, s, b, r / G, kh * G + r % G, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
+    #pragma unroll
+    for (int ks = 0; ks < KSTEPS; ++ks) {
+      qb[ks][0] = valid ? *(const u32 *)(q + ks * 16 + 2 * (lane % 4)) : 0u;
+      qb[ks][1] = valid ? *(const u32 *)(q + ks * 16 + 8 + 2 * (lane % 4)) : 0u;
+    }
+  }
+  // This thread's rows: 2 (lane % 4) + e of the tile; O^T: head-dim md * 16 + lane / 4 (+ 8).
+  float m_run[2] = {NEG_INF, NEG_INF}, m_acc[2] = {NEG_INF, NEG_INF}, lw[2] = {0.f, 0.f};
+  float O[KSTEPS][4];
+  #pragma unroll
+  for (int md = 0; md < KSTEPS; ++md) O[md][0] = O[md][1] = O[md][2] = O[md][3] = 0.f;
+  u32 pp[4][2];                 // P^T B fragments of the previous tile
+  float mp[2] = {0.f, 0.f};     // its running max
+  bool prev = false;            // the previous tile was kept
+  u32 skipped = 0;
+
+  for (int it = 0; it <= n; ++it) {
+    bool accept = false;
+    u32 pc[4][2];
+    float mc[2] = {0.f, 0.f};
+    if (it < n) {
+      const int j = TILE_OF(it), sl = it % ST;
+      mbar_wait(KFULL(sl), (u32)(it / ST) & 1u);
+      const u32 kbuf = sK + sl * TILE_SMEM;
+      // S^T (64 keys x 8 rows): 4 key blocks, two accumulator chains each.
+      float S[4][4], S2[4][4];
+      #pragma unroll
+      for (int mb = 0; mb < 4; ++mb)
+        #pragma unroll
+        for (int i = 0; i < 4; ++i) S[mb][i] = S2[mb][i] = 0.f;
+      #pragma unroll
+      for (int ks = 0; ks < KSTEPS; ++ks) {
+        #pragma unroll
+        for (int mb = 0; mb < 4; ++mb) {
+          u32 a[4];
+          ldmatrix_x4(a[0], a[1], a[2], a[3], kbuf + swz(mb * 16 + lane % 16, ks * 2 + lane / 16, CH));
+          mma16816((ks & 1) ? S2[mb] : S[mb], a, qb[ks][0], qb[ks][1]);
+        }
+      }
+      __syncwarp();
+      if (lane == 0) mbar_arrive(KEMPTY(sl));
+      const bool need_mask = j * DBN + DBN > s.lk || (p.causal && s.lq > 1 && j * DBN + DBN - 1 > s.lk - s.lq);
+      float tmax[2];
+      #pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int row = r0 + 2 * (lane % 4) + e;
+        const int lim = p.causal ? row / G + s.lk - s.lq : s.lk - 1;
+        float mx = NEG_INF;
+        #pragma unroll
+        for (int mb = 0; mb < 4; ++mb) {
+          S[mb][e] += S2[mb][e];
+          S[mb][2 + e] += S2[mb][2 + e];
+          if (need_mask) {
+            const int key = j * DBN + mb * 16 + lane / 4;
+            if (!(key < s.lk && key <= lim)) S[mb][e] = NEG_INF;
+            if (!(key + 8 < s.lk && key + 8 <= lim)) S[mb][2 + e] = NEG_INF;
+          }
+          mx = fmaxf(mx, fmaxf(S[mb][e], S[mb][2 + e]));
+        }
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 4));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 8));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 16));
+        tmax[e] = mx;
+      }
+#if SKIP
+      bool vote = true;
+      #pragma unroll
+      for (int e = 0; e < 2; ++e)
+        if (2 * (lane % 4) + e < R) vote = vote && row_votes_skip(tmax[e], m_run[e], p);
+      accept = !__all_sync(0xffffffffu, vote);
+      if (lane == 0) {
+        ((volatile unsigned char *)(keepw + it % DS))[warp] = accept ? 1 : 0;
+        mbar_arrive(DECIDED(it % DS));  // (release: the producer reads the byte after its wait)
+      }
+#else
+      accept = true;
+#if SWEEP
+      {
+        u32 mask = 0;
+        for (int c = 0; c < p.num_lambdas; ++c) {
+          bool v = true;
+          #pragma unroll
+          for (int e = 0; e < 2; ++e)
+            if (2 * (lane % 4) + e < R) v = v && row_votes_skip_at(tmax[e], m_run[e], p.scale_log2, p.log2_lambdas[c]);
+          mask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
+        }
+        if (lane == 0) sweep_count(scount[warp], mask);
+      }
+#endif
+#endif
+      if (!accept) ++skipped;
+      if (accept) {
+        // P = exp2((S - m) * scale_log2) with the new running max; the row sums follow it, O is
+        // rescaled when its P V runs.
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const float mn = fmaxf(m_run[e], tmax[e]);
+          const float ms = mn == NEG_INF ? 0.f : mn * p.scale_log2;
+          const float al = fast_exp2(m_run[e] * p.scale_log2 - ms);
+          float sum = 0.f;
+          #pragma unroll
+          for (int mb = 0; mb < 4; ++mb) {
+            S[mb][e] = fast_exp2(S[mb][e] * p.scale_log2 - ms);
+            S[mb][2 + e] = fast_exp2(S[mb][2 + e] * p.scale_log2 - ms);
+            sum += S[mb][e] + S[mb][2 + e];
+          }
+          lw[e] = lw[e] * al + sum;
+          m_run[e] = mn;
+          mc[e] = mn;
+        }
+        #pragma unroll
+        for (int mb = 0; mb < 4; ++mb) {
+          pc[mb][0] = movmatrix_t(pack2(S[mb][0], S[mb][1]));
+          pc[mb][1] = movmatrix_t(pack2(S[mb][2], S[mb][3]));
+        }
+      }
+    }
+    // O^T += V^T P^T for the previous tile (it - 1), if this warp kept it; then its V slot is free.
+    if (it >= 1) {
+      const int t = it - 1, sl = t % ST;
+      if (prev) {
+        mbar_wait(VFULL(sl), (u32)(t / ST) & 1u);
+        #pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          if (mp[e] > m_acc[e]) {
+            const float al = m_acc[e] == NEG_INF ? 0.f : fast_exp2((m_acc[e] - mp[e]) * p.scale_log2);
+            #pragma unroll
+            for (int md = 0; md < KSTEPS; ++md) O[md][e] *= al, O[md][2 + e] *= al;
+            m_acc[e] = mp[e];
+          }
+        }
+        const u32 vbuf = sV + sl * TILE_SMEM;
+        #pragma unroll
+        for (int md = 0; md < KSTEPS; ++md) {
+          #pragma unroll
+          for (int kk = 0; kk < 4; ++kk) {
+            u32 a[4];  // V^T: head-dim rows md * 16 .. + 15, keys kk * 16 .. + 15
+            ldmatrix_x4_trans(a[0], a[1], a[2], a[3], vbuf + swz(kk * 16 + lane % 8 + 8 * (lane / 16), md * 2 + (lane / 8) % 2, CH));
+            mma16816(O[md], a, pp[kk][0], pp[kk][1]);
+          }
+        }
+      }
+      __syncwarp();
+      if (lane == 0) mbar_arrive(VEMPTY(sl));
+    }
+    prev = accept;
+    #pragma unroll
+    for (int mb = 0; mb < 4; ++mb) pp[mb][0] = pc[mb][0], pp[mb][1] = pc[mb][1];
+    mp[0] = mc[0];
+    mp[1] = mc[1];
+  }
+
+  // The tile's rows: sums over the lanes that share them, then O (one split) or this split's
+  // normalised rows and LSE in the workspace.
+  const i64 rows_total = (i64)p.batch * p.max_lq;
+  #pragma unroll
+  for (int e = 0; e < 2; ++e) {
+    float l = lw[e];
+    l += __shfl_xor_sync(0xffffffffu, l, 4);
+    l += __shfl_xor_sync(0xffffffffu, l, 8);
+    l += __shfl_xor_sync(0xffffffffu, l, 16);
+    const int row = 2 * (lane % 4) + e;
+    if (row >= R) continue;
+    const int pr = r0 + row, tok = pr / G, head = kh * G + pr % G;
+    const float inv = l > 0.f ? 1.f / l : 0.f;
+    const float lse = lse_of(m_run[e] * p.scale, l);
+    if (p.num_splits == 1) {
+      u16 *dst = p.o + q_offset(p, s, b, tok, head, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
+      #pragma unroll
+      for (int md = 0; md < KSTEPS; ++md) {
+        dst[md * 16 + lane / 4] = (u16)(pack2(O[md][e] * inv, 0.f) & 0xffffu);
+        dst[md * 16 + 8 + lane / 4] = (u16)(pack2(O[md][2 + e] * inv, 0.f) & 0xffffu);
+      }
+      if (p.lse && lane / 4 == 0) p.lse[(i64)(s.q_start + tok) * p.hq + head] = lse;
+    } else {
+      const i64 wrow = ((i64)split * rows_total + (i64)b * p.max_lq + tok) * p.hq + head;
+      #pragma unroll
+      for (int md = 0; md < KSTEPS; ++md) {
+        p.ws_o[wrow * HEAD_DIM + md * 16 + lane / 4] = O[md][e] * inv;
+        p.ws_o[wrow * HEAD_DIM + md * 16 + 8 + lane / 4] = O[md][2 + e] * inv;
+      }
+      if (lane / 4 == 0) p.ws_lse[wrow] = lse;
+    }
+  }
+  if (p.stats && lane == 0) {
+    atomicAdd(p.stats, (u64)n);
+    atomicAdd(p.stats + 1, (u64)skipped);
+  }
+#if SWEEP
+  if (lane == 0) sweep_flush(p, scount[warp], (u64)n);
+#endif
+#undef TILE_OF
+}
