@@ -33,7 +33,7 @@ static_assert(HEAD_DIM == 128 && DIM == HEAD_DIM, "the row-tile warps kernel is 
 // Contiguous caches only (ragged or padded): its paged copies, measured at 0.40-0.49x of the
 // contiguous call with each tile's block-table entries read right before its copies (run 251),
 // and rewritten to read them a tile ahead, were not measured (no GPU was lent again in session
-// 45: bench/runs/session45/run252-decode-warps-paged-unmeasured.cu); paged calls keep 16-row tiles.
+// 45: bench/runs/session45/run252-decode-warps-paged-unmeasured.patch); paged calls keep 16-row tiles.
 static_assert(!PAGED, "the row-tile warps kernel copies contiguous caches only");
 
 // The producer's copies of KV tile `j` of tensor `base` (K or V of KV head kh) into `dst`,

@@ -4,7 +4,7 @@
 # 0.40-0.49x of contiguous). The GPU tests at d = 128 that run paged decode, memcheck over the
 # dense and tile-by-tile tests at d = 128, then the A/B of run 251 (spec_ab).
 # NOT RUN: the device machine stopped answering during the call and no other was lent in
-# session 45; the kernel it would have run is run252-decode-warps-paged-unmeasured.cu (the tree
+# session 45; the kernel it would have run is run252-decode-warps-paged-unmeasured.patch (the tree
 # keeps the warps kernel for contiguous caches only).
 set -uo pipefail
 OUT=${OUT:-/tmp/blasst-out}
