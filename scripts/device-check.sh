@@ -21,7 +21,7 @@
 # (e.g. SKIP_SANITIZER=1 SKIP_BENCH=1; SKIP_TESTS=1 SKIP_BENCH=1; SKIP_TESTS=1 SKIP_SANITIZER=1).
 # The GPU tests emulating GPUs with less shared memory (SKIP_EMULATED_TESTS=1 skips them) take
 # another ~210 s (runs 199-200).
-# Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_EMULATED_TESTS, SKIP_NO_TMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER,
+# Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_EMULATED_TESTS, SKIP_NO_WARPS_TESTS, SKIP_NO_TMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER,
 # SKIP_THREADS_SANITIZER, SKIP_ONE_SPLIT_TESTS (the one-split tile-by-tile test under memcheck, ~100 s,
 # run 241), SKIP_BENCH, BENCH_ARGS,
 # BENCH_TIMEOUT.
@@ -98,6 +98,16 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
       echo "gpu tests (emulating $1) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
       grep -E "test result" "$OUT/gpu_tests.log" | tail -1
     done
+  fi
+  if [ "${SKIP_NO_WARPS_TESTS:-0}" != 1 ]; then
+    # The 16-row plans of calls of several row tiles at d = 128 over contiguous caches (two CTAs
+    # or the three-per-SM build), which the row-tile warps kernel replaced in session 45
+    # (BLASST_DECODE_WARPS=0, the A/B switch): the dense and tile-by-tile tests at d = 128.
+    step "gpu tests, BLASST_DECODE_WARPS=0 (d = 128)"
+    echo "===== BLASST_DECODE_WARPS=0" >> "$OUT/gpu_tests.log"
+    BLASST_DECODE_WARPS=0 BLASST_TEST_HEAD_DIMS=128 timeout 200 target/device/gpu_tests --test-threads=1 dense_matches skip_decisions_match_the_cpu_tile >> "$OUT/gpu_tests.log" 2>&1
+    echo "gpu tests (no warps kernel) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
+    grep -E "test result" "$OUT/gpu_tests.log" | tail -1
   fi
   if [ "${SKIP_NO_TMA_TESTS:-0}" != 1 ]; then
     # The Hopper prefill kernel's cp.async path for every copy (taken when the driver refuses a
