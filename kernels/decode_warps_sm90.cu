@@ -43,8 +43,7 @@ DEVI void warps_copy_tile(const KernelParams &p, const Seq &s, int b, int kh, co
                           int j, u32 dst, u32 bar) {
   const int row0 = j * DBN;
   const int lane = threadIdx.x % 32, c = lane % 16, r0 = lane / 16;
-  const u16 *src = base + (p.cu_kv ? (i64)(s.kv_start + row0 + r0) * rs : (i64)b * bs + (i64)(row0 + r0) * rs) +
-                   (i64)kh * hs + c * 8;
+  const u16 *src = base + kv_offset(p, s, b, row0 + r0, kh, bs, rs, hs) + c * 8;
   #pragma unroll
   for (int i = 0; i < DBN / 2; ++i) {
     const int r = 2 * i + r0;
@@ -223,14 +222,10 @@ extern "C" __global__ void __launch_bounds__(WTHREADS, DECODE90_CTAS_PER_SM) KER
       accept = true;
 #if SWEEP
       {
-        u32 mask = 0;
-        for (int c = 0; c < p.num_lambdas; ++c) {
-          bool v = true;
-          #pragma unroll
-          for (int e = 0; e < 2; ++e)
-            if (2 * (lane % 4) + e < R) v = v && row_votes_skip_at(tmax[e], m_run[e], p.scale_log2, p.log2_lambdas[c]);
-          mask |= (u32)(__all_sync(0xffffffffu, v) ? 1u : 0u) << c;
-        }
+        // (A row past the tile's rows passes -inf, which always votes to skip: the vote is the
+        // tile's rows'.)
+        const bool v0 = 2 * (lane % 4) < R, v1 = 2 * (lane % 4) + 1 < R;
+        const u32 mask = warp_sweep_mask(p, v0 ? tmax[0] : NEG_INF, m_run[0], v1 ? tmax[1] : NEG_INF, m_run[1]);
         if (lane == 0) sweep_count(scount[warp], mask);
       }
 #endif

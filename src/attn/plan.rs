@@ -58,10 +58,9 @@ pub fn decode_warps(d: &Desc) -> bool {
     let rows = d.max_lq * d.group;
     let kd = d.kernel_dim();
     is_decode(d.max_lq, d.group)
-        && d.paged.is_none()
         && rows > crate::cuda::nvrtc::decode90_max_rows(kd) as usize
         && rows <= crate::cuda::nvrtc::decode90_tiled_rows(kd)
-        && crate::cuda::nvrtc::decode_warps(kd, d.head_dim)
+        && crate::cuda::nvrtc::decode_warps(kd, d.head_dim, d.paged.is_some())
         && crate::cuda::use_sm90_decode(d.gpu.sm90a, DECODE_WARPS_BLOCK_M as u32, kd)
         && !crate::switches::DECODE_WARPS.test(|v| v.is_some_and(|v| v.trim() == "0"))
 }

@@ -295,10 +295,17 @@ pub fn decode_ctas_per_sm(g: &GpuShape, head_dim: usize, block_m: u32) -> usize 
 /// `decode_ctas_per_sm` of the Hopper decode kernel's three-CTAs-per-SM specialisation when
 /// `three` (`attn::plan::decode_three_per_sm`).
 pub fn decode_ctas_per_sm_of(g: &GpuShape, head_dim: usize, block_m: u32, three: bool) -> usize {
-    let k = decode_kernel(g, block_m, head_dim, three);
-    k.bounds
-        .min(g.smem_per_sm / (k.smem + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA))
-        .max(1)
+    decode_kernel(g, block_m, head_dim, three).ctas_per_sm(g)
+}
+
+impl DecodeKernel {
+    /// Its CTAs that fit on one multiprocessor of `g`: its launch bounds and its shared memory
+    /// (plus its static bytes and the driver's reserve per CTA).
+    fn ctas_per_sm(&self, g: &GpuShape) -> usize {
+        self.bounds
+            .min(g.smem_per_sm / (self.smem + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA))
+            .max(1)
+    }
 }
 
 /// The row-tile warps decode kernel (kernels/decode_warps_sm90.cu) at `head_dim` (128).
@@ -316,10 +323,7 @@ fn decode_warps_kernel(head_dim: usize) -> DecodeKernel {
 
 /// `decode_ctas_per_sm` of the row-tile warps decode kernel (`attn::plan::decode_warps`).
 pub fn decode_warps_ctas_per_sm(g: &GpuShape, head_dim: usize) -> usize {
-    let k = decode_warps_kernel(head_dim);
-    k.bounds
-        .min(g.smem_per_sm / (k.smem + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA))
-        .max(1)
+    decode_warps_kernel(head_dim).ctas_per_sm(g)
 }
 
 /// Must match the layout in kernels/decode_warps_sm90.cu: K and V rings of

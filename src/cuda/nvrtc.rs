@@ -145,12 +145,13 @@ pub fn decode90_three(head_dim: usize) -> bool {
     head_dim == 128
 }
 
-/// Whether the call head dim `dim` on the kernel of head dim `head_dim` has the row-tile warps
-/// decode kernel (kernels/decode_warps_sm90.cu, `Family::DecodeWarps`): d = 128 at its own head
-/// dim (the one measured; its copies and fragments are written for 128 columns), contiguous caches
-/// only (its paged copies were not kept: kernels/decode_warps_sm90.cu).
-pub fn decode_warps(head_dim: usize, dim: usize) -> bool {
-    head_dim == 128 && dim == 128
+/// Whether calls of head dim `dim` on the kernel of head dim `head_dim`, over a paged cache or
+/// not, have the row-tile warps decode kernel (kernels/decode_warps_sm90.cu,
+/// `Family::DecodeWarps`): d = 128 at its own head dim (the one measured; its copies and
+/// fragments are written for 128 columns), contiguous caches only (its paged copies were not
+/// kept: kernels/decode_warps_sm90.cu).
+pub fn decode_warps(head_dim: usize, dim: usize, paged: bool) -> bool {
+    head_dim == 128 && dim == 128 && !paged
 }
 
 /// K and V ring slots of the row-tile warps decode kernel: 3 (six 16 KB buffers, two CTAs per
@@ -358,6 +359,12 @@ impl Variant {
         } else {
             (decode90_config(hd), decode90_ctas_per_sm(hd))
         };
+        // The row-tile warps kernel follows the Hopper decode kernel's source (DECODE_WARPS).
+        let (warps_define, warps_body) = if self.family == Family::DecodeWarps {
+            ("#define DECODE_WARPS 1\n", DECODE_WARPS_SM90)
+        } else {
+            ("", "")
+        };
         let (slots, slot_keys) = prefill90_ring(self.head_dim as usize);
         let wgs = prefill90_consumer_wgs(self.head_dim as usize);
         let pwgs = prefill90_producer_wgs(self.head_dim as usize, self.paged);
@@ -382,16 +389,8 @@ impl Variant {
             ctas90,
             self.ctas,
             self.compact as u32,
-            if self.family == Family::DecodeWarps {
-                "#define DECODE_WARPS 1\n"
-            } else {
-                ""
-            },
-            if self.family == Family::DecodeWarps {
-                DECODE_WARPS_SM90
-            } else {
-                ""
-            },
+            warps_define,
+            warps_body,
         )
     }
 
@@ -480,14 +479,13 @@ impl Variant {
                 Family::DecodeSm90,
                 Family::DecodeWarps,
             ] {
-                if family == Family::DecodeWarps && !decode_warps(dims[0] as usize, dim) {
-                    continue;
-                }
                 // dense, skip, sweep
                 for (skip, sweep) in [(false, false), (true, false), (false, true)] {
                     for paged in [false, true] {
-                        if family == Family::DecodeWarps && paged {
-                            continue; // contiguous caches only (`decode_warps`)
+                        if family == Family::DecodeWarps
+                            && !decode_warps(dims[0] as usize, dim, paged)
+                        {
+                            continue;
                         }
                         let var =
                             Variant::new(family, bf16, dims, [skip, sweep, paged], smem_per_sm);
