@@ -30,18 +30,52 @@
 #define ST KSLOTS              // K and V ring slots (host: src/cuda/nvrtc.rs decode_warps_ring)
 #define DS 2                   // decision ring (SKIP)
 static_assert(HEAD_DIM == 128 && DIM == HEAD_DIM, "the row-tile warps kernel is built at d = 128");
-// Contiguous caches only (ragged or padded): its paged copies, measured at 0.40-0.49x of the
-// contiguous call with each tile's block-table entries read right before its copies (run 251),
-// and rewritten to read them a tile ahead, were not measured (no GPU was lent again in session
-// 45: bench/runs/session45/run252-decode-warps-paged-unmeasured.patch); paged calls keep 16-row tiles.
-static_assert(!PAGED, "the row-tile warps kernel copies contiguous caches only");
-
 // The producer's copies of KV tile `j` of tensor `base` (K or V of KV head kh) into `dst`,
 // completing on `bar` (32 arrivals): lane l copies chunk l % 16 of rows 2 i + l / 16; rows past
-// the sequence are zero-filled.
+// the sequence are zero-filled. Paged: `e` holds the tile's block-table entries
+// (warps_tile_entries, read a tile ahead so that no copy waits for the table).
+#if PAGED
+// Pages of 2^LG keys (LG = 6: 64 keys or more, one page per tile; validate.rs: powers of two of
+// at least 16): PR rows of the tile per page, whose copies step through it as contiguous ones do.
+template <int LG>
+DEVI void warps_copy_pages(const KernelParams &p, const Seq &s, const u16 *hb, const u16 *base, i64 bs, i64 rs,
+                           const int (&e)[4], int row0, u32 dst) {
+  const int lane = threadIdx.x % 32, c = lane % 16, r0 = lane / 16;
+  constexpr int PR = LG >= 6 ? DBN : (1 << LG), NPG = DBN / PR;
+  const int mask = (1 << p.page_size_log2) - 1;
+  #pragma unroll
+  for (int q = 0; q < NPG; ++q) {
+    const u16 *src = hb + (i64)e[q] * bs + (i64)(((row0 + q * PR) & mask) + r0) * rs;
+    #pragma unroll
+    for (int i = q * PR / 2; i < (q + 1) * PR / 2; ++i) {
+      const int r = 2 * i + r0;
+      const bool valid = row0 + r < s.lk;
+      cp_async16_l2(dst + swz(r, c, CH), valid ? src : base, valid);
+      src += 2 * rs;
+    }
+  }
+}
+
+// The block-table entries of tile j (0 for pages past the sequence, or all 0 when !valid).
+DEVI void warps_tile_entries(const KernelParams &p, const Seq &s, int b, int j, bool valid, int (&e)[4]) {
+  const int lg = p.page_size_log2, row0 = j * DBN, first = row0 >> lg;
+  const int np = lg >= 6 ? 1 : DBN >> lg, pr = lg >= 6 ? DBN : 1 << lg;
+  const int *bt = p.block_table + (i64)b * p.block_table_stride;
+  #pragma unroll
+  for (int q = 0; q < 4; ++q) e[q] = valid && q < np && row0 + q * pr < s.lk ? __ldg(bt + first + q) : 0;
+}
+#endif
+
 DEVI void warps_copy_tile(const KernelParams &p, const Seq &s, int b, int kh, const u16 *base, i64 bs, i64 rs, i64 hs,
-                          int j, u32 dst, u32 bar) {
+                          int j, u32 dst, u32 bar, const int (&e)[4]) {
   const int row0 = j * DBN;
+#if PAGED
+  const u16 *hb = base + (i64)kh * hs + (threadIdx.x % 16) * 8;
+  if (p.page_size_log2 == 4) warps_copy_pages<4>(p, s, hb, base, bs, rs, e, row0, dst);
+  else if (p.page_size_log2 == 5) warps_copy_pages<5>(p, s, hb, base, bs, rs, e, row0, dst);
+  else warps_copy_pages<6>(p, s, hb, base, bs, rs, e, row0, dst);
+#else
+  (void)e;
   const int lane = threadIdx.x % 32, c = lane % 16, r0 = lane / 16;
   const u16 *src = base + kv_offset(p, s, b, row0 + r0, kh, bs, rs, hs) + c * 8;
   #pragma unroll
@@ -51,6 +85,7 @@ DEVI void warps_copy_tile(const KernelParams &p, const Seq &s, int b, int kh, co
     cp_async16_l2(dst + swz(r, c, CH), valid ? src : base, valid);
     src += 2 * rs;
   }
+#endif
   cp_async_mbar_arrive(bar);
 }
 
@@ -105,17 +140,31 @@ extern "C" __global__ void __launch_bounds__(WTHREADS, DECODE90_CTAS_PER_SM) KER
   if (warp == NW) {
     // The producer: K of tile it into slot it % ST once the consumers freed it; V with it
     // (dense), or (SKIP) V of tile it - 1 once every warp decided it, only if one kept it.
+    // Paged: the block-table entries of the tile being copied (ec), of the next one (en, read a
+    // tile ahead: a table read right before the copies waited an L2 round trip per tile, and
+    // the calls ran at 0.40-0.49x of contiguous, run 251) and of the previous one (ep, whose V
+    // the skip kernel copies after the decisions).
+    int ec[4] = {0, 0, 0, 0}, en[4] = {0, 0, 0, 0};
+#if SKIP
+    int ep[4] = {0, 0, 0, 0};
+#endif
+#if PAGED
+    warps_tile_entries(p, s, b, TILE_OF(0), n > 0, ec);
+#endif
     for (int it = 0; it < n + SKIP; ++it) {
+#if PAGED
+      warps_tile_entries(p, s, b, TILE_OF(it + 1), it + 1 < n, en);
+#endif
       if (it < n) {
         const int sl = it % ST;
         const u32 par = (u32)(it / ST - 1) & 1u;
         if (it >= ST) mbar_wait(KEMPTY(sl), par);
         warps_copy_tile(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride, TILE_OF(it),
-                        sK + sl * TILE_SMEM, KFULL(sl));
+                        sK + sl * TILE_SMEM, KFULL(sl), ec);
 #if !SKIP
         if (it >= ST) mbar_wait(VEMPTY(sl), par);
         warps_copy_tile(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride, TILE_OF(it),
-                        sV + sl * TILE_SMEM, VFULL(sl));
+                        sV + sl * TILE_SMEM, VFULL(sl), ec);
 #endif
       }
 #if SKIP
@@ -126,11 +175,18 @@ extern "C" __global__ void __launch_bounds__(WTHREADS, DECODE90_CTAS_PER_SM) KER
         if (t >= ST) mbar_wait(VEMPTY(sl), (u32)(t / ST - 1) & 1u);
         if (keep)
           warps_copy_tile(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride, TILE_OF(t),
-                          sV + sl * TILE_SMEM, VFULL(sl));
+                          sV + sl * TILE_SMEM, VFULL(sl), ep);
         else
           mbar_arrive(VFULL(sl));  // no copy: the slot's phase completes (nobody reads it)
       }
 #endif
+      #pragma unroll
+      for (int q = 0; q < 4; ++q) {
+#if SKIP
+        ep[q] = ec[q];
+#endif
+        ec[q] = en[q];
+      }
     }
     return;
   }

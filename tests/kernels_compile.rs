@@ -36,12 +36,12 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     // shallower pipelines those GPUs run (d = 64 and 128; at d = 256 they are refused) and the
     // compact portable prefill kernels (d = 128). At d = 128 the Hopper decode kernel also has
     // its three-CTAs-per-SM build (2 dtypes x dense and skip x 3 layouts: `Variant::three`) and
-    // the row-tile warps kernel (`Family::DecodeWarps`: 2 dtypes x 3 modes, contiguous, sm_90a).
+    // the row-tile warps kernel (`Family::DecodeWarps`: 2 dtypes x 3 modes x 2 layouts, sm_90a).
     let mut jobs: Vec<(&str, Variant)> = vec![];
     let tuned = Variant::all(arch_smem_per_sm("sm_90a"));
     for arch in ["sm_80", "sm_90a", "sm_86"] {
         let variants = Variant::all(arch_smem_per_sm(arch));
-        assert_eq!(variants.len(), 2 * 3 * 29 + 12 + 6);
+        assert_eq!(variants.len(), 2 * 3 * 29 + 12 + 12);
         jobs.extend(
             variants
                 .into_iter()
@@ -81,7 +81,7 @@ fn all_variants_compile_for_sm80_and_sm90a() {
         .for_each(|(arch, v)| compiles_cleanly(v, arch));
     assert_eq!(
         n,
-        2 * 3 * 29 * 2 - 2 * 3 * 15 + 2 * 2 * 6 + 2 * 6 + 90 + 12 + 6
+        2 * 3 * 29 * 2 - 2 * 3 * 15 + 2 * 2 * 6 + 2 * 6 + 90 + 12 + 12
     );
     println!(
         "{n} (variant, architecture) pairs compiled on {} threads in {:.1} s",

@@ -50,8 +50,8 @@ pub fn decode_warps_groups(row_tiles: usize) -> usize {
 /// K and V once per CTA of up to 32 rows; its prototype ran dense 32-row calls 1.16-1.35x faster
 /// (run 250, bench/RESULTS.md session 45), the kernel in the library 1.08-1.39x dense and
 /// 1.34-1.50x Skip-Softmax (run 251). Decisions are per 8-row tile (a plan the CPU follows).
-/// Contiguous caches only: paged calls keep 16-row tiles (the kernel's paged copies ran at
-/// 0.40-0.49x of contiguous in run 251 and were not kept).
+/// Contiguous and paged caches (its paged copies read each tile's block-table entries a tile
+/// ahead: run 253).
 /// `BLASST_DECODE_WARPS=0` keeps those calls on 16-row tiles (an A/B switch), as does
 /// `BLASST_DECODE_KERNEL=mma`.
 pub fn decode_warps(d: &Desc) -> bool {
@@ -410,12 +410,12 @@ mod tests {
             );
             // Paged dense calls over 16- and 32-key pages, other head dims and other GPUs keep
             // the skip calls' plan; over 64-key pages and more, the dense one. (32 packed rows
-            // over pages keep 16-row tiles: the row-tile warps kernel is contiguous only.)
+            // over pages run the row-tile warps kernel as contiguous ones do: its plan.)
             if lq * hq / hkv > 16 {
                 for page in [16, 64] {
                     let paged = with_pages(&dense_d, lk, page);
-                    assert!(!decode_warps(&paged));
-                    assert_eq!(default_plan(&paged).block_m, 16, "{page}-key pages");
+                    assert!(decode_warps(&paged), "{page}-key pages");
+                    assert_eq!(default_plan(&paged), default_plan(&dense_d), "{page}-key pages");
                 }
                 continue;
             }

@@ -148,10 +148,11 @@ pub fn decode90_three(head_dim: usize) -> bool {
 /// Whether calls of head dim `dim` on the kernel of head dim `head_dim`, over a paged cache or
 /// not, have the row-tile warps decode kernel (kernels/decode_warps_sm90.cu,
 /// `Family::DecodeWarps`): d = 128 at its own head dim (the one measured; its copies and
-/// fragments are written for 128 columns), contiguous caches only (its paged copies were not
-/// kept: kernels/decode_warps_sm90.cu).
+/// fragments are written for 128 columns), over contiguous and paged caches alike (`paged`:
+/// kept as an argument for the plan's one question; run 253 measured its paged copies).
 pub fn decode_warps(head_dim: usize, dim: usize, paged: bool) -> bool {
-    head_dim == 128 && dim == 128 && !paged
+    let _ = paged;
+    head_dim == 128 && dim == 128
 }
 
 /// K and V ring slots of the row-tile warps decode kernel: 3 (six 16 KB buffers, two CTAs per
