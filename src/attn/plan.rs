@@ -415,7 +415,11 @@ mod tests {
                 for page in [16, 64] {
                     let paged = with_pages(&dense_d, lk, page);
                     assert!(decode_warps(&paged), "{page}-key pages");
-                    assert_eq!(default_plan(&paged), default_plan(&dense_d), "{page}-key pages");
+                    assert_eq!(
+                        default_plan(&paged),
+                        default_plan(&dense_d),
+                        "{page}-key pages"
+                    );
                 }
                 continue;
             }
