@@ -46,7 +46,7 @@ fn max_diff(a: &[f32], b: &[f32], offs: &Built) -> f32 {
 /// (e.g. `64,128`: a GPU of 100 KB shared memory per SM, or the H200 emulating one with
 /// `BLASST_SMEM_PER_SM=102400`, refuses head dim 256).
 fn head_dims() -> Vec<usize> {
-    dims_from_env("BLASST_TEST_HEAD_DIMS", &[64, 128, 256])
+    usizes_from_env("BLASST_TEST_HEAD_DIMS", &[64, 128, 256])
 }
 
 /// The head dims below a kernel's that the GPU tests cover: 40, 96 and 160, which run on the
@@ -54,19 +54,20 @@ fn head_dims() -> Vec<usize> {
 /// (`blasst::attn::gpu_kernel_dim`), or those listed in `BLASST_TEST_PADDED_HEAD_DIMS` (empty:
 /// none; a GPU of 100 KB refuses 160 as it refuses 256).
 fn padded_head_dims() -> Vec<usize> {
-    dims_from_env("BLASST_TEST_PADDED_HEAD_DIMS", &[40, 96, 160])
+    usizes_from_env("BLASST_TEST_PADDED_HEAD_DIMS", &[40, 96, 160])
 }
 
-/// The comma-separated head dims in environment variable `var`, or `default` when it is unset.
-fn dims_from_env(var: &str, default: &[usize]) -> Vec<usize> {
+/// The comma-separated numbers (head dims, case indices) in environment variable `var`, or
+/// `default` when it is unset.
+fn usizes_from_env(var: &str, default: &[usize]) -> Vec<usize> {
     match std::env::var(var) {
         Ok(v) => v
             .split(',')
             .filter(|d| !d.trim().is_empty())
             .map(|d| {
-                d.trim()
-                    .parse()
-                    .unwrap_or_else(|_| panic!("{var}: head dims, e.g. 64,128 (got {v:?})"))
+                d.trim().parse().unwrap_or_else(|_| {
+                    panic!("{var}: comma-separated numbers, e.g. 64,128 (got {v:?})")
+                })
             })
             .collect(),
         Err(_) => default.to_vec(),
@@ -109,8 +110,8 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         // d = 256 two row tiles of 8, and the second sequence's second tile empty)
         (16, 2, &[2, 1], &[1900, 4100], Layout::Ragged),
         // speculative decode: 4 tokens x GQA 8 = 32 rows (on Hopper at d = 128 four row tiles of
-        // 8 in one CTA of the row-tile warps kernel (contiguous caches), at d = 64 and over pages
-        // two row tiles of 16; at d = 256
+        // 8 in one CTA of the row-tile warps kernel (contiguous and paged caches), at d = 64 two
+        // row tiles of 16; at d = 256
         // and elsewhere one tile of the portable kernel); MHA decode
         (16, 2, &[4, 4], &[2500, 900], Layout::Bshd),
         // 3 tokens x GQA 8 = 24 rows: the second row tile half full, paged
@@ -129,11 +130,10 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         (16, 2, &[6, 3], &[3000, 700], Layout::Ragged),
         (16, 2, &[8, 1, 2], &[2100, 5000, 64], Layout::Ragged),
     ];
-    // Long calls of 32 packed rows at d = 128 (on Hopper, contiguous and ragged, the row-tile
-    // warps kernel, 4 KV heads x 48 splits = 192 CTAs; over 16-key pages, and with
-    // BLASST_DECODE_WARPS=0, two 16-row tiles on the decode kernel's three-per-SM
-    // specialisation, 384 CTAs): 4 tokens x GQA 8, contiguous, over 16-key pages, and ragged
-    // (two sequences).
+    // Long calls of 32 packed rows at d = 128 (on Hopper the row-tile warps kernel, 4 KV heads x
+    // 48 splits = 192 CTAs; with BLASST_DECODE_WARPS=0, two 16-row tiles on the decode kernel's
+    // three-per-SM specialisation, 384 CTAs): 4 tokens x GQA 8, contiguous, over 16-key pages,
+    // and ragged (two sequences).
     let three_per_sm: [(usize, usize, &[usize], &[usize], Layout); 3] = [
         (32, 4, &[4], &[50000], Layout::Bshd),
         (32, 4, &[4], &[50000], Layout::Paged(16)),
@@ -560,15 +560,21 @@ fn for_each_structured(shapes: &[Shape], check: impl FnMut(&str, &mut Built, f32
     for_each_structured_at(&head_dims(), shapes, check)
 }
 
-/// `for_each_structured` at head dims `dims`.
+/// `for_each_structured` at head dims `dims`: every shape, or those whose indices in `shapes`
+/// `BLASST_TEST_CASES` lists (e.g. `1,10,12`: the cases a memcheck run must fit into its time
+/// limit; session 47).
 fn for_each_structured_at(
     dims: &[usize],
     shapes: &[Shape],
     mut check: impl FnMut(&str, &mut Built, f32) -> [u64; 2],
 ) {
     let sd = seed();
+    let cases = usizes_from_env("BLASST_TEST_CASES", &(0..shapes.len()).collect::<Vec<_>>());
     let mut total = [0u64; 2];
     for (i, &(lq, lk, hq, hkv, causal, hot, layout)) in shapes.iter().enumerate() {
+        if !cases.contains(&i) {
+            continue;
+        }
         for &d in dims {
             let mut bt = structured_case(
                 (lq, lk, hq, hkv, d, causal, hot, layout),
@@ -585,6 +591,13 @@ fn for_each_structured_at(
             total[0] += stats[0];
             total[1] += stats[1];
         }
+    }
+    if total[0] == 0 {
+        println!(
+            "no case run: BLASST_TEST_CASES lists none of these {} shapes",
+            shapes.len()
+        );
+        return;
     }
     let frac = total[1] as f64 / total[0] as f64;
     assert!(frac > 0.3, "overall skipped fraction {frac}");

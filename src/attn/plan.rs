@@ -51,7 +51,7 @@ pub fn decode_warps_groups(row_tiles: usize) -> usize {
 /// (run 250, bench/RESULTS.md session 45), the kernel in the library 1.08-1.39x dense and
 /// 1.34-1.50x Skip-Softmax (run 251). Decisions are per 8-row tile (a plan the CPU follows).
 /// Contiguous and paged caches (its paged copies read each tile's block-table entries a tile
-/// ahead: run 253).
+/// ahead: runs 253-255, on an H100).
 /// `BLASST_DECODE_WARPS=0` keeps those calls on 16-row tiles (an A/B switch), as does
 /// `BLASST_DECODE_KERNEL=mma`.
 pub fn decode_warps(d: &Desc) -> bool {
@@ -60,7 +60,7 @@ pub fn decode_warps(d: &Desc) -> bool {
     is_decode(d.max_lq, d.group)
         && rows > crate::cuda::nvrtc::decode90_max_rows(kd) as usize
         && rows <= crate::cuda::nvrtc::decode90_tiled_rows(kd)
-        && crate::cuda::nvrtc::decode_warps(kd, d.head_dim, d.paged.is_some())
+        && crate::cuda::nvrtc::decode_warps(kd, d.head_dim)
         && crate::cuda::use_sm90_decode(d.gpu.sm90a, DECODE_WARPS_BLOCK_M as u32, kd)
         && !crate::switches::DECODE_WARPS.test(|v| v.is_some_and(|v| v.trim() == "0"))
 }

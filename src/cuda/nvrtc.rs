@@ -145,13 +145,11 @@ pub fn decode90_three(head_dim: usize) -> bool {
     head_dim == 128
 }
 
-/// Whether calls of head dim `dim` on the kernel of head dim `head_dim`, over a paged cache or
-/// not, have the row-tile warps decode kernel (kernels/decode_warps_sm90.cu,
-/// `Family::DecodeWarps`): d = 128 at its own head dim (the one measured; its copies and
-/// fragments are written for 128 columns), over contiguous and paged caches alike (`paged`:
-/// kept as an argument for the plan's one question; run 253 measured its paged copies).
-pub fn decode_warps(head_dim: usize, dim: usize, paged: bool) -> bool {
-    let _ = paged;
+/// Whether calls of head dim `dim` on the kernel of head dim `head_dim` have the row-tile warps
+/// decode kernel (kernels/decode_warps_sm90.cu, `Family::DecodeWarps`): d = 128 at its own head
+/// dim (the one measured; its copies and fragments are written for 128 columns), over contiguous
+/// and paged caches alike (its paged copies: runs 253-254, bench/RESULTS.md session 47).
+pub fn decode_warps(head_dim: usize, dim: usize) -> bool {
     head_dim == 128 && dim == 128
 }
 
@@ -483,9 +481,7 @@ impl Variant {
                 // dense, skip, sweep
                 for (skip, sweep) in [(false, false), (true, false), (false, true)] {
                     for paged in [false, true] {
-                        if family == Family::DecodeWarps
-                            && !decode_warps(dims[0] as usize, dim, paged)
-                        {
+                        if family == Family::DecodeWarps && !decode_warps(dims[0] as usize, dim) {
                             continue;
                         }
                         let var =
