@@ -171,6 +171,21 @@ extern "C" __global__ void __launch_bounds__(WTHREADS, DECODE90_CTAS_PER_SM) KER
       if (it >= 1) {
         const int t = it - 1, sl = t % ST;
         mbar_wait(DECIDED(t % DS), (u32)(t / DS) & 1u);
+#if WARPS_PRODUCER_DELAY_NS > 0
+        // A test switch (BLASST_DECODE_WARPS_PRODUCER_DELAY_NS, read at compile time, 0 in every
+        // shipped kernel): the producer held between its decision wait and its VEMPTY wait, the
+        // window in which the consumers once could free the slot twice (see the consumers' V
+        // wait below). The GPU tests run the tile-by-tile cases with it. (Timed on the global
+        // timer: one __nanosleep may return early.)
+        {
+          u64 t0, now;
+          asm volatile("mov.u64 %0, %%globaltimer;\n" : "=l"(t0));
+          do {
+            __nanosleep(1000);
+            asm volatile("mov.u64 %0, %%globaltimer;\n" : "=l"(now));
+          } while (now - t0 < (u64)WARPS_PRODUCER_DELAY_NS);
+        }
+#endif
         const u32 keep = keepw[t % DS];
         if (t >= ST) mbar_wait(VEMPTY(sl), (u32)(t / ST - 1) & 1u);
         if (keep)
@@ -314,10 +329,21 @@ extern "C" __global__ void __launch_bounds__(WTHREADS, DECODE90_CTAS_PER_SM) KER
       }
     }
     // O^T += V^T P^T for the previous tile (it - 1), if this warp kept it; then its V slot is free.
+    // Every warp waits for the slot's V phase first, kept or not (session 48): the phase
+    // completes only after the producer's wait on VEMPTY for the slot's previous tile, so no
+    // warp can free the slot twice before that wait. A warp that skipped the tile used to free
+    // it at once; when every warp skipped tile t and all freed it before the producer woke from
+    // its DECIDED(t) wait (at a split's last tile nothing else stands between the two), the
+    // producer's VEMPTY wait for tile t - ST saw tile t's phase complete as well, waited for the
+    // phase after it, and the CTA deadlocked. Timing hid it; memcheck hung on it (runs 253-255),
+    // and BLASST_DECODE_WARPS_PRODUCER_DELAY_NS (a delay in the producer at exactly that point)
+    // forces it. The wait costs the skipping warps nothing where no warp kept the tile (the
+    // producer's plain arrival follows its decision wait) and otherwise waits for the copy that
+    // the keeping warps wait for anyway.
     if (it >= 1) {
       const int t = it - 1, sl = t % ST;
+      mbar_wait(VFULL(sl), (u32)(t / ST) & 1u);
       if (prev) {
-        mbar_wait(VFULL(sl), (u32)(t / ST) & 1u);
         #pragma unroll
         for (int e = 0; e < 2; ++e) {
           if (mp[e] > m_acc[e]) {

@@ -57,6 +57,17 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   timeout 400 target/device/gpu_tests --test-threads=1 --nocapture > "$OUT/gpu_tests.log" 2>&1
   echo "gpu tests exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
   grep -E "^test |test result" "$OUT/gpu_tests.log" | tail -12
+  # The row-tile warps decode kernel with its producer warp held 20 us between each tile's
+  # decision wait and its V-slot wait (BLASST_DECODE_WARPS_PRODUCER_DELAY_NS, a compile-time test
+  # switch): the window in which, before session 48's fix, consumers that all skipped a tile could
+  # free its V slot twice and deadlock the CTA (the tree before the fix hung here: run 256). The
+  # tile-by-tile test at d = 128 (its cases of 17-64 packed rows run that kernel).
+  step "tile-by-tile gpu test at d = 128, warps decode kernel's producer delayed 20 us"
+  echo "===== BLASST_DECODE_WARPS_PRODUCER_DELAY_NS=20000" >> "$OUT/gpu_tests.log"
+  BLASST_TEST_HEAD_DIMS=128 BLASST_DECODE_WARPS_PRODUCER_DELAY_NS=20000 timeout 150 target/device/gpu_tests --test-threads=1 \
+    skip_decisions_match_the_cpu_tile_by_tile >> "$OUT/gpu_tests.log" 2>&1
+  echo "gpu tests (delayed warps producer) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
+  grep -E "test result" "$OUT/gpu_tests.log" | tail -1
   # Calls from eight threads at once from a cold start, and calls after a device reset (its own
   # binary: a fresh process, with its own disk cache directory).
   step "gpu tests: threads and device reset"

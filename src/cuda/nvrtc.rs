@@ -230,6 +230,19 @@ fn decode90_evict_first() -> bool {
     std::env::var("BLASST_DECODE90_EVICT").is_ok_and(|v| v.trim() == "1")
 }
 
+/// The row-tile warps decode kernel's test delay (`BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, 0
+/// unless set, at most 1 ms): its producer warp waits that long between a tile's decision wait
+/// and its wait for the tile's V slot, the window in which, before session 48, consumers that
+/// all skipped a tile could free the slot twice and deadlock the CTA
+/// (kernels/decode_warps_sm90.cu). For the GPU tests only; read at every compile, so the source
+/// and its cache key follow it.
+fn warps_producer_delay_ns() -> u32 {
+    std::env::var("BLASST_DECODE_WARPS_PRODUCER_DELAY_NS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .map_or(0, |ns| ns.min(1_000_000))
+}
+
 /// K/V pipeline depth of the portable decode kernel (kernels/decode.cu `STAGES`) on a GPU with
 /// `smem_per_sm` bytes of shared memory per multiprocessor. Tuned on the H200: 5 stages at
 /// d = 64, 3 at d = 128, 2 at d = 256 (128 KB of tiles, so that a CTA still fits; not tuned).
@@ -360,9 +373,15 @@ impl Variant {
         };
         // The row-tile warps kernel follows the Hopper decode kernel's source (DECODE_WARPS).
         let (warps_define, warps_body) = if self.family == Family::DecodeWarps {
-            ("#define DECODE_WARPS 1\n", DECODE_WARPS_SM90)
+            (
+                format!(
+                    "#define DECODE_WARPS 1\n#define WARPS_PRODUCER_DELAY_NS {}\n",
+                    warps_producer_delay_ns()
+                ),
+                DECODE_WARPS_SM90,
+            )
         } else {
-            ("", "")
+            (String::new(), "")
         };
         let (slots, slot_keys) = prefill90_ring(self.head_dim as usize);
         let wgs = prefill90_consumer_wgs(self.head_dim as usize);
