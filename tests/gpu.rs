@@ -131,10 +131,10 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         (16, 2, &[8, 1, 2], &[2100, 5000, 64], Layout::Ragged),
     ];
     // Long calls of 32 packed rows at d = 128 (on Hopper the row-tile warps kernel, 4 KV heads x
-    // 48 splits = 192 CTAs; with BLASST_DECODE_WARPS=0, two 16-row tiles on the decode kernel's
-    // three-per-SM specialisation, 384 CTAs): 4 tokens x GQA 8, contiguous, over 16-key pages,
-    // and ragged (two sequences).
-    let three_per_sm: [(usize, usize, &[usize], &[usize], Layout); 3] = [
+    // 48 splits = 192 CTAs; with BLASST_DECODE_WARPS=0, two 16-row tiles on the Hopper decode
+    // kernel, two CTAs per SM): 4 tokens x GQA 8, contiguous, over 16-key pages, and ragged (two
+    // sequences).
+    let long_spec: [(usize, usize, &[usize], &[usize], Layout); 3] = [
         (32, 4, &[4], &[50000], Layout::Bshd),
         (32, 4, &[4], &[50000], Layout::Paged(16)),
         (32, 4, &[4, 3], &[30000, 26000], Layout::Ragged),
@@ -142,7 +142,7 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
     let mut v = vec![];
     for d in head_dims() {
         for causal in [false, true] {
-            let extra: &[_] = if d == 128 { &three_per_sm } else { &[] };
+            let extra: &[_] = if d == 128 { &long_spec } else { &[] };
             for &(hq, hkv, lq, lk, layout) in shapes.iter().chain(extra) {
                 v.push(Case::of((hq, hkv, lq, lk, layout), d, causal, dtype));
             }
@@ -537,13 +537,13 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
     };
     for_each_structured(&shapes, &mut check);
     // Long calls of 32 packed rows at d = 128 (on Hopper the row-tile warps kernel; with
-    // BLASST_DECODE_WARPS=0 the three-CTAs-per-SM plan of two 16-row tiles).
-    let three_per_sm: [Shape; 2] = [
+    // BLASST_DECODE_WARPS=0 two 16-row tiles on the Hopper decode kernel).
+    let long_spec: [Shape; 2] = [
         (4, 50000, 32, 4, false, 0.2, Layout::Bshd),
         (4, 50000, 32, 4, true, 0.2, Layout::Paged(64)),
     ];
     if head_dims().contains(&128) {
-        for_each_structured_at(&[128], &three_per_sm, &mut check);
+        for_each_structured_at(&[128], &long_spec, &mut check);
     }
 }
 

@@ -90,47 +90,6 @@ fn units_override() -> Option<usize> {
     })
 }
 
-/// The CTA slots of one wave of the Hopper decode kernel's three-CTAs-per-SM specialisation
-/// (`cuda::nvrtc::decode90_three`) on `d.gpu` for a call of several row tiles of `block_m` rows
-/// that may run it (Hopper, head dim 128: not the head dims padded onto that kernel, where it was not
-/// measured), unless `BLASST_DECODE_THREE_PER_SM=0` (an A/B
-/// switch) or `BLASST_DECODE_UNITS` sets the plan's units; `None` otherwise. (The calibration
-/// sweep runs the same plan as the skip calls it counts for, on its usual kernel.)
-fn three_per_sm_units(d: &Desc, block_m: usize) -> Option<usize> {
-    let rows = d.max_lq * d.group;
-    (rows > block_m
-        && !decode_warps(d)
-        && units_override().is_none()
-        && d.head_dim == d.kernel_dim()
-        && crate::cuda::nvrtc::decode90_three(d.kernel_dim())
-        && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m as u32, d.kernel_dim())
-        && !crate::switches::DECODE_THREE_PER_SM.test(|v| v.is_some_and(|v| v.trim() == "0")))
-    .then(|| {
-        d.gpu.sms * crate::cuda::decode_ctas_per_sm_of(&d.gpu, d.kernel_dim(), block_m as u32, true)
-    })
-}
-
-/// Whether a decode call of `block_m`-row tiles planned with `splits` KV splits runs the Hopper
-/// decode kernel's three-CTAs-per-SM specialisation (the plan and the launch both ask): a call of
-/// several row tiles (`three_per_sm_units`) whose CTAs fill 90-100 % of that kernel's wave. Calls
-/// of several row tiles are bound by each CTA's dependent chain per KV tile (run 244), so a third
-/// CTA per SM gains where the wave is full: 32 packed rows at 4 x 32K, 1 x 128K and 16 x 32K
-/// +12-18 % contiguous, +3-12 % paged (run 245); with two thirds of the wave filled (16 x 16K,
-/// 8 tokens x GQA 4: 256 CTAs of 396 slots) the shallower ring of its CTAs lost 18-26 %, so those
-/// keep two CTAs per SM. The kernel changes no decision; the plan's splits do (the CPU follows
-/// them).
-pub fn decode_three_per_sm(d: &Desc, block_m: usize, splits: usize) -> bool {
-    three_per_sm_units(d, block_m).is_some_and(|slots| {
-        let units = d.batch * d.hkv * (d.max_lq * d.group).div_ceil(block_m);
-        fills_three_per_sm(units * splits, slots)
-    })
-}
-
-/// Whether `ctas` fill 90-100 % of the `slots` of a three-CTAs-per-SM wave.
-fn fills_three_per_sm(ctas: usize, slots: usize) -> bool {
-    ctas * 10 >= slots * 9 && ctas <= slots
-}
-
 /// The smallest page (keys) whose paged dense decode calls take `dense_one_cta_per_sm`'s rule.
 const PAGED_ONE_PER_SM_MIN_PAGE: usize = 64;
 
@@ -168,8 +127,9 @@ const PAGED_ONE_PER_SM_MIN_PAGE: usize = 64;
 /// 40, against `BLASST_DECODE_PAGED_ONE_PER_SM=0`; 0.99-1.59x SDPA on the contiguous cache); against
 /// d = 80 -9 % at 1 x 64K and +0-3.5 % elsewhere (d = 80 keeps two CTAs per SM).
 /// Calls of several row tiles (speculative decoding with GQA: 17-64 packed rows) do not take this
-/// rule (since session 40; since session 44 they take three per SM where that wave fills,
-/// `decode_three_per_sm`, and two otherwise): their kernel is bound by each tile's dependent chain,
+/// rule (since session 40; at d = 128 they run the row-tile warps kernel, `decode_warps`, since
+/// sessions 45-47; sessions 44-47 ran them on a three-CTAs-per-SM build of the Hopper decode
+/// kernel where that wave filled, removed in session 48): their kernel is bound by each tile's dependent chain,
 /// which more CTAs per SM hide (session 13, run 244), and in run 234 (`paged_layout.py --tokens 4 --heads 32/4`, 32 rows as
 /// two tiles) the contiguous 1 x 128K call on this plan (16 splits, 128 CTAs) took 141.6 us
 /// against 93.2 us for 4 x 32K, the same bytes on 256 CTAs, and 126.4 us for the same call over
@@ -248,16 +208,10 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let splits_for =
         |one_per_sm| splits_filling(decode_target_units(d, block_m as u32, one_per_sm));
     let two_per_sm = splits_for(false);
-    // Several row tiles: three CTAs per SM where their splits fill that wave.
-    let three = three_per_sm_units(d, block_m).and_then(|slots| {
-        Some(splits_filling(slots)).filter(|&s| fills_three_per_sm(units * s, slots))
-    });
     let splits = if warps {
         splits_filling(units_override().unwrap_or_else(|| {
             d.gpu.sms * crate::cuda::decode_warps_ctas_per_sm(&d.gpu, d.kernel_dim())
         }))
-    } else if let Some(s) = three {
-        s
     } else if dense_one_cta_per_sm(d, block_m) {
         Some(splits_for(true))
             .filter(|&s| one_per_sm_splits_allowed(d, s))
@@ -457,7 +411,7 @@ mod tests {
 
     /// A head dim below a kernel's plans as that kernel's (the GPU runs it there, zero-padded):
     /// 40 as 64, 96 as 128, 160 as 256; the one-CTA-per-SM dense rule is d = 128's and 96's, the
-    /// three-CTAs-per-SM rule of several row tiles d = 128's alone (`decode_three_per_sm`).
+    /// row-tile warps kernel of several row tiles d = 128's alone (`decode_warps`).
     #[test]
     fn padded_head_dims_plan_as_their_kernel() {
         for (d, kd) in [(40, 64), (96, 128), (160, 256)] {
@@ -524,9 +478,8 @@ mod tests {
     }
 
     /// Calls of several row tiles at d = 128 on an H100/H200 plan the row-tile warps kernel: 8-row
-    /// tiles, four per CTA, splits filling two CTAs per SM (264 slots); so none takes the
-    /// three-CTAs-per-SM specialisation (which `BLASST_DECODE_WARPS=0` brings back). Calls of one
-    /// tile, and other head dims, keep their plans. (batch, hq, hkv, lq, lk) -> (block_m, splits).
+    /// tiles, four per CTA, splits filling two CTAs per SM (264 slots). Calls of one tile, and
+    /// other head dims, keep their plans. (batch, hq, hkv, lq, lk) -> (block_m, splits).
     #[test]
     fn several_row_tiles_plan_the_row_tile_warps_kernel() {
         for (b, hq, hkv, lq, lk, bm, splits) in [
@@ -550,10 +503,6 @@ mod tests {
             let label = format!("{b}x{lk} {hq}/{hkv} lq {lq}");
             assert_eq!((pl.block_m, pl.num_kv_splits), (bm, splits), "{label}");
             assert_eq!(decode_warps(&d), lq * hq / hkv > 16, "{label}");
-            assert!(
-                !decode_three_per_sm(&d, bm as usize, splits as usize),
-                "{label}"
-            );
             for hd in [64, 96, 256] {
                 let mut o = d.clone();
                 o.head_dim = hd;

@@ -140,7 +140,7 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
             let k = if warps {
                 decode_warps_kernel(hd)
             } else {
-                decode_kernel(&ctx.shape, rows, hd, v.three)
+                decode_kernel(&ctx.shape, rows, hd)
             };
             if k.family != v.family || k.smem > ctx.max_smem {
                 continue; // another kernel's rows, or refused on this GPU (check_smem)
@@ -165,7 +165,7 @@ pub fn decode_occupancy_report() -> Result<Vec<(String, usize, usize)>> {
                 if warps {
                     decode_warps_ctas_per_sm(&ctx.shape, hd)
                 } else {
-                    decode_ctas_per_sm_of(&ctx.shape, hd, rows, v.three)
+                    decode_ctas_per_sm(&ctx.shape, hd, rows)
                 },
             ));
         }
@@ -248,20 +248,14 @@ struct DecodeKernel {
     stages: u8,
 }
 
-/// `three`: the Hopper kernel's three-CTAs-per-SM specialisation (`Variant::three`; ignored
-/// for the portable kernel).
-fn decode_kernel(g: &GpuShape, block_m: u32, head_dim: usize, three: bool) -> DecodeKernel {
+fn decode_kernel(g: &GpuShape, block_m: u32, head_dim: usize) -> DecodeKernel {
     if use_sm90_decode(g.sm90a, block_m, head_dim) {
         DecodeKernel {
             family: Family::DecodeSm90,
-            smem: decode90_smem(head_dim, three),
-            max_smem: decode90_smem(head_dim, three),
+            smem: decode90_smem(head_dim),
+            max_smem: decode90_smem(head_dim),
             threads: DECODE_SM90_THREADS,
-            bounds: if three {
-                nvrtc::DECODE90_THREE_CTAS_PER_SM
-            } else {
-                nvrtc::decode90_ctas_per_sm(head_dim)
-            },
+            bounds: nvrtc::decode90_ctas_per_sm(head_dim),
             stages: 0,
         }
     } else {
@@ -289,13 +283,7 @@ const RESERVED_SMEM_PER_CTA: usize = 1024;
 /// against the driver's occupancy. Reads `BLASST_DECODE_KERNEL` like the launch, so plan and
 /// kernel agree.
 pub fn decode_ctas_per_sm(g: &GpuShape, head_dim: usize, block_m: u32) -> usize {
-    decode_ctas_per_sm_of(g, head_dim, block_m, false)
-}
-
-/// `decode_ctas_per_sm` of the Hopper decode kernel's three-CTAs-per-SM specialisation when
-/// `three` (`attn::plan::decode_three_per_sm`).
-pub fn decode_ctas_per_sm_of(g: &GpuShape, head_dim: usize, block_m: u32, three: bool) -> usize {
-    decode_kernel(g, block_m, head_dim, three).ctas_per_sm(g)
+    decode_kernel(g, block_m, head_dim).ctas_per_sm(g)
 }
 
 impl DecodeKernel {
@@ -1066,13 +1054,8 @@ pub fn decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
 
 /// Must match the layout in kernels/decode_sm90.cu: K and V buffers of 64 swizzled rows, the
 /// row-max exchange (2 x 4 warps x 16 rows) and one mbarrier per buffer.
-/// `three`: the three-CTAs-per-SM specialisation's ring (`nvrtc::decode90_three_config`).
-pub fn decode90_smem(head_dim: usize, three: bool) -> usize {
-    let (kslots, lag) = if three {
-        nvrtc::decode90_three_config()
-    } else {
-        nvrtc::decode90_config(head_dim)
-    };
+pub fn decode90_smem(head_dim: usize) -> usize {
+    let (kslots, lag) = nvrtc::decode90_config(head_dim);
     let buffers = kslots + lag + 1;
     buffers * 64 * head_dim * 2 + 2 * 4 * 16 * 4 + buffers * 8
 }
@@ -1451,13 +1434,10 @@ unsafe fn launch_in(
                     crate::attn::plan::DECODE_WARPS_BLOCK_M
                 )));
             }
-            let three = !is_sweep
-                && !warps
-                && crate::attn::plan::decode_three_per_sm(d, d.plan.block_m as usize, splits);
             let k = if warps {
                 decode_warps_kernel(kd)
             } else {
-                decode_kernel(&ctx.shape, d.plan.block_m, kd, three)
+                decode_kernel(&ctx.shape, d.plan.block_m, kd)
             };
             let sm90 = matches!(k.family, Family::DecodeSm90 | Family::DecodeWarps);
             let row_tiles = (d.max_lq * d.group).div_ceil(d.plan.block_m as usize);
@@ -1470,8 +1450,7 @@ unsafe fn launch_in(
                     d.plan.block_m
                 )));
             }
-            let v = variant(k.family).with_three(three);
-            debug_assert_eq!(v.three, three);
+            let v = variant(k.family);
             // The kernel the launch is sized for is the one compiled (both from this GPU's
             // shared memory).
             debug_assert!(
@@ -1843,16 +1822,9 @@ mod tests {
                 "prefill90 d = {d}"
             );
             assert!(
-                decode90_smem(d, false) + 2048 <= SM90_MAX_SMEM_PER_CTA,
+                decode90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
                 "decode90 d = {d}"
             );
-            if nvrtc::decode90_three(d) {
-                assert_eq!(
-                    decode_ctas_per_sm_of(&GpuShape::nominal(), d, 16, true),
-                    3,
-                    "decode90 three per SM, d = {d}"
-                );
-            }
             // On an H100/H200 the Hopper decode kernel's shared memory holds as many CTAs per
             // SM as its launch bounds (3 at d = 64, 2 at d = 128, 1 at d = 256): the decode
             // plan's wave is what runs.
@@ -1943,7 +1915,7 @@ mod tests {
             assert_eq!(nvrtc::decode_stages(hd, SM86), stages, "d = {hd}");
             d.head_dim = hd;
             for rows in 1..=64u32 {
-                let k = decode_kernel(&small, rows, hd, false);
+                let k = decode_kernel(&small, rows, hd);
                 assert_eq!(k.family, Family::Decode);
                 assert_eq!(k.stages as usize, stages);
                 d.plan.block_m = rows;
@@ -1965,7 +1937,7 @@ mod tests {
         }
         for (hd, a100_stages, tuned) in [(64, 4, 5), (128, 2, 3), (256, 2, 2)] {
             assert_eq!(
-                decode_kernel(&a100, 64, hd, false).stages as usize,
+                decode_kernel(&a100, 64, hd).stages as usize,
                 a100_stages,
                 "d = {hd}"
             );

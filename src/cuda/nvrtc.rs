@@ -59,11 +59,6 @@ pub struct Variant {
     /// call; 16-key pages +0.2-0.6 %; one token over 64-key pages unchanged). False for every
     /// other variant.
     pub small_pages: bool,
-    /// The Hopper decode kernel built for three CTAs per SM (`decode90_three`: its ring
-    /// `decode90_three_config`, 168 registers), for calls of several row tiles whose plan fills
-    /// that many (`attn::plan::decode_three_per_sm`). Dense and skip kernels at d = 128 only.
-    /// False for every other variant.
-    pub three: bool,
     /// Calibration sweep: a dense pass counting per candidate threshold (skip is false).
     pub sweep: bool,
     /// The portable decode kernel's pipeline depth and launch bounds (`decode_stages`,
@@ -129,22 +124,6 @@ pub fn decode90_ctas_per_sm(head_dim: usize) -> usize {
     }
 }
 
-/// Whether the Hopper decode kernel has a three-CTAs-per-SM specialisation at kernel head dim
-/// `head_dim` (`Variant::three`): at d = 128, for calls of several 16-row tiles (speculative
-/// decoding with GQA), which are bound by each tile's dependent chain rather than by bytes
-/// (`decode90_tiled_rows`), so a third CTA per SM hides a third chain. Its ring
-/// (`decode90_three_config`) is shallower so that three fit the shared memory. Measured on the
-/// H200 (bench/RESULTS.md, session 44, run 245; every call then on a three-per-SM plan): 32 packed
-/// rows at 4 x 32K, 1 x 128K and 16 x 32K +12-18 % contiguous, +5-7 % over 64-key pages, +3-12 %
-/// over 16-key pages; but where the plan's CTAs fill two thirds of the three-per-SM wave (16 x
-/// 16K, 8 tokens x GQA 4: 256 CTAs) 18-26 % slower, and one-token calls 0-10 % slower (64 x 8K:
-/// 512 CTAs, 1.3 waves), so only plans that fill it take it (`attn::plan::decode_three_per_sm`).
-/// d = 64 runs three CTAs per SM anyway; at d = 256 three do not fit. Head dims padded onto the
-/// d = 128 kernel (72-120) keep two per SM: not measured there.
-pub fn decode90_three(head_dim: usize) -> bool {
-    head_dim == 128
-}
-
 /// Whether calls of head dim `dim` on the kernel of head dim `head_dim` have the row-tile warps
 /// decode kernel (kernels/decode_warps_sm90.cu, `Family::DecodeWarps`): d = 128 at its own head
 /// dim (the one measured; its copies and fragments are written for 128 columns), over contiguous
@@ -161,16 +140,6 @@ pub fn decode_warps_ring() -> usize {
 
 /// CTAs per SM of the row-tile warps decode kernel (its launch bounds and what the plan counts).
 pub(crate) const DECODE_WARPS_CTAS_PER_SM: usize = 2;
-
-/// The ring of the Hopper decode kernel's three-CTAs-per-SM specialisation: (K tiles in flight,
-/// LAG) = (2, 1), four 16 KB buffers at d = 128 (three CTAs: 192 KB); ptxas fits it in the 168
-/// registers that three CTAs of 128 threads leave.
-pub fn decode90_three_config() -> (usize, usize) {
-    (2, 1)
-}
-
-/// CTAs per SM of that specialisation (its launch bounds and what the plan counts).
-pub(crate) const DECODE90_THREE_CTAS_PER_SM: usize = 3;
 
 /// Pipeline of the Hopper decode kernel (kernels/decode_sm90.cu): K tiles in flight and the
 /// tiles between a tile's decision and its P V. Defaults: (3, 2) at d = 128, six 16 KB buffers,
@@ -327,7 +296,7 @@ impl Variant {
             Family::Merge => format!("blasst_merge_splits_{dt}_d{hd}"),
             Family::MergeStates => format!("blasst_merge_states_{dt}_d{hd}"),
             f => format!(
-                "blasst_fwd_{}_{dt}_d{}_{}{}{}",
+                "blasst_fwd_{}_{dt}_d{}_{}{}",
                 match f {
                     Family::Prefill => "prefill",
                     Family::PrefillSm90 => "prefill90",
@@ -348,7 +317,6 @@ impl Variant {
                     (true, false) => "_paged",
                     (true, true) => "_paged_small",
                 },
-                if self.three { "_3cta" } else { "" }
             ),
         }
     }
@@ -366,8 +334,6 @@ impl Variant {
         let hd = self.head_dim as usize;
         let ((kslots, lag), ctas90) = if self.family == Family::DecodeWarps {
             ((decode_warps_ring(), 1), DECODE_WARPS_CTAS_PER_SM)
-        } else if self.three {
-            (decode90_three_config(), DECODE90_THREE_CTAS_PER_SM)
         } else {
             (decode90_config(hd), decode90_ctas_per_sm(hd))
         };
@@ -455,7 +421,6 @@ impl Variant {
             skip,
             paged,
             small_pages: false,
-            three: false,
             sweep,
             stages,
             ctas,
@@ -467,18 +432,6 @@ impl Variant {
     /// `small`; any other variant unchanged.
     pub fn with_small_pages(mut self, small: bool) -> Variant {
         self.small_pages = small && self.paged && self.family == Family::DecodeSm90;
-        self
-    }
-
-    /// The Hopper decode kernel's three-CTAs-per-SM specialisation (`three`) when `three` and it
-    /// has one (`decode90_three`: d = 128 at its own head dim, dense or skip); any other variant
-    /// unchanged.
-    pub fn with_three(mut self, three: bool) -> Variant {
-        self.three = three
-            && self.family == Family::DecodeSm90
-            && !self.sweep
-            && self.dim == self.head_dim
-            && decode90_three(self.head_dim as usize);
         self
     }
 
@@ -505,17 +458,10 @@ impl Variant {
                         }
                         let var =
                             Variant::new(family, bf16, dims, [skip, sweep, paged], smem_per_sm);
-                        let mut vars = vec![var.clone()];
                         if paged && family == Family::DecodeSm90 {
-                            vars.push(var.with_small_pages(true));
+                            v.push(var.clone().with_small_pages(true));
                         }
-                        for var in vars {
-                            let three = var.clone().with_three(true);
-                            if three.three {
-                                v.push(three);
-                            }
-                            v.push(var);
-                        }
+                        v.push(var);
                     }
                 }
             }
@@ -841,7 +787,7 @@ mod tests {
     #[test]
     fn small_page_decode_kernels_are_their_own_variants() {
         let all = Variant::for_head_dim(228 * 1024, 128).unwrap();
-        let small: Vec<&Variant> = all.iter().filter(|v| v.small_pages && !v.three).collect();
+        let small: Vec<&Variant> = all.iter().filter(|v| v.small_pages).collect();
         assert_eq!(small.len(), 2 * 3);
         for v in &small {
             assert!(v.family == Family::DecodeSm90 && v.paged);
@@ -858,35 +804,6 @@ mod tests {
         }
         let names: std::collections::HashSet<String> = all.iter().map(Variant::name).collect();
         assert_eq!(names.len(), all.len());
-    }
-
-    /// The Hopper decode kernel built for three CTAs per SM is a variant of its own at d = 128
-    /// only (named `_3cta`, compiled with its ring and launch bounds): one per element type,
-    /// dense or skip (not the sweep) and cache layout, each beside the usual kernel.
-    #[test]
-    fn three_per_sm_decode_kernels_are_their_own_variants() {
-        for d in [64, 128, 256] {
-            let all = Variant::for_head_dim(228 * 1024, d).unwrap();
-            let three: Vec<&Variant> = all.iter().filter(|v| v.three).collect();
-            assert_eq!(three.len(), if d == 128 { 2 * 2 * 3 } else { 0 }, "d = {d}");
-            for v in &three {
-                assert!(v.family == Family::DecodeSm90 && !v.sweep, "{}", v.name());
-                assert!(v.name().ends_with("_3cta"), "{}", v.name());
-                let src = v.source();
-                assert!(src.contains("#define KSLOTS 2\n#define LAG 1\n"));
-                assert!(src.contains("#define DECODE90_CTAS_PER_SM 3\n"));
-                let usual = (*v).clone().with_three(false);
-                assert!(all.contains(&usual));
-                assert!(usual.source().contains("#define DECODE90_CTAS_PER_SM 2\n"));
-            }
-            for v in &all {
-                let t = v.clone().with_three(true);
-                assert_eq!(
-                    t.three,
-                    d == 128 && v.family == Family::DecodeSm90 && !v.sweep
-                );
-            }
-        }
     }
 
     /// A cache file reads back whole; one that is truncated, damaged or of another format reads
