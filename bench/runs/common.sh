@@ -84,3 +84,12 @@ spec_ab() {
     --size 4x32768 --size 1x131072 --size 16x16384 > "$OUT/$name-ab-decode.log" 2>&1
   echo "ab decode exit $?" | tee -a "$LOG"
 }
+# gpu_threads and gpu_contexts of target/device (since session 48), into $OUT/gpu-threads.log.
+gpu_threads_contexts() {
+  step "gpu_threads, gpu_contexts"
+  timeout 40 target/device/gpu_threads --test-threads=1 > "$OUT/gpu-threads.log" 2>&1
+  echo "gpu threads exit $?" | tee -a "$LOG"
+  timeout 20 target/device/gpu_contexts --test-threads=1 >> "$OUT/gpu-threads.log" 2>&1
+  echo "gpu contexts exit $?" | tee -a "$LOG"
+  grep -E "test result" "$OUT/gpu-threads.log" | tee -a "$LOG"
+}

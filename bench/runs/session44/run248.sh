@@ -7,9 +7,4 @@ mkdir -p "$OUT"
 source bench/runs/common.sh
 precompile
 GPU_TESTS_TIMEOUT=380 gpu_tests  # (common.sh since the session's review: the same commands)
-step "gpu_threads, gpu_contexts"
-timeout 40 target/device/gpu_threads --test-threads=1 > "$OUT/gpu-threads.log" 2>&1
-echo "gpu threads exit $?" | tee -a "$LOG"
-timeout 20 target/device/gpu_contexts --test-threads=1 >> "$OUT/gpu-threads.log" 2>&1
-echo "gpu contexts exit $?" | tee -a "$LOG"
-grep -E "test result" "$OUT/gpu-threads.log" | tee -a "$LOG"
+gpu_threads_contexts  # (common.sh since session 48: the same commands)
