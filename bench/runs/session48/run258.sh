@@ -16,3 +16,9 @@ echo "bench exit $?" | tee -a "$LOG"
 kill $smi 2>/dev/null
 python3 bench/report.py "$OUT"/bench.json 2>/dev/null | head -60 | tee -a "$LOG"
 nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv | tee -a "$LOG"
+# (Run 258's call added this A/B after the script, in its command line: the fix's cost, 8 tokens
+# x GQA 4, target/device-old carried too.)
+step "A/B old vs fixed, 8 tokens x GQA 4"
+timeout 200 python3 bench/ab_decode.py target/device-old/libblasst.so target/device/libblasst.so --tokens 8 \
+  --size 4x32768 --size 16x16384 > "$OUT/ab-decode.log" 2>&1
+echo "ab exit $?" | tee -a "$LOG"
