@@ -175,8 +175,9 @@ extern "C" __global__ void __launch_bounds__(WTHREADS, DECODE90_CTAS_PER_SM) KER
         // A test switch (BLASST_DECODE_WARPS_PRODUCER_DELAY_NS, read at compile time, 0 in every
         // shipped kernel): the producer held between its decision wait and its VEMPTY wait, the
         // window in which the consumers once could free the slot twice (see the consumers' V
-        // wait below). The GPU tests run the tile-by-tile cases with it. (Timed on the global
-        // timer: one __nanosleep may return early.)
+        // wait below). scripts/device-check.sh runs the tile-by-tile GPU test with it: the
+        // kernel before the fix hung there (run 256). (Timed on the global timer: one
+        // __nanosleep may return early.)
         {
           u64 t0, now;
           asm volatile("mov.u64 %0, %%globaltimer;\n" : "=l"(t0));
@@ -337,9 +338,10 @@ extern "C" __global__ void __launch_bounds__(WTHREADS, DECODE90_CTAS_PER_SM) KER
     // producer's VEMPTY wait for tile t - ST saw tile t's phase complete as well, waited for the
     // phase after it, and the CTA deadlocked. Timing hid it; memcheck hung on it (runs 253-255),
     // and BLASST_DECODE_WARPS_PRODUCER_DELAY_NS (a delay in the producer at exactly that point)
-    // forces it. The wait costs the skipping warps nothing where no warp kept the tile (the
-    // producer's plain arrival follows its decision wait) and otherwise waits for the copy that
-    // the keeping warps wait for anyway.
+    // forces it (run 256); tests/warps_protocol_model.rs models this protocol. The wait costs
+    // the skipping warps nothing where no warp kept the tile (the producer's plain arrival
+    // follows its decision wait) and otherwise waits for the copy that the keeping warps wait
+    // for anyway (0.999-1.008x, runs 256 and 258).
     if (it >= 1) {
       const int t = it - 1, sl = t % ST;
       mbar_wait(VFULL(sl), (u32)(t / ST) & 1u);
