@@ -111,9 +111,10 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
     done
   fi
   if [ "${SKIP_NO_WARPS_TESTS:-0}" != 1 ]; then
-    # The 16-row plans of calls of several row tiles at d = 128 over contiguous caches (two CTAs
-    # or the three-per-SM build), which the row-tile warps kernel replaced in session 45
-    # (BLASST_DECODE_WARPS=0, the A/B switch): the dense and tile-by-tile tests at d = 128.
+    # The 16-row plans of calls of several row tiles at d = 128 (two CTAs per SM; the
+    # three-per-SM build of sessions 44-47 was removed in session 48), which the row-tile warps
+    # kernel replaced in sessions 45 (contiguous) and 47 (paged) (BLASST_DECODE_WARPS=0, the A/B
+    # switch): the dense and tile-by-tile tests at d = 128 (run 259: pass).
     step "gpu tests, BLASST_DECODE_WARPS=0 (d = 128)"
     echo "===== BLASST_DECODE_WARPS=0" >> "$OUT/gpu_tests.log"
     BLASST_DECODE_WARPS=0 BLASST_TEST_HEAD_DIMS=128 timeout 200 target/device/gpu_tests --test-threads=1 dense_matches skip_decisions_match_the_cpu_tile >> "$OUT/gpu_tests.log" 2>&1
