@@ -417,6 +417,11 @@ fn explore(
 
 #[test]
 fn the_warps_kernels_protocol_never_deadlocks_or_overwrites() {
+    assert_eq!(
+        blasst::cuda::nvrtc::decode_warps_ring(),
+        ST,
+        "the model's ring is the kernel's"
+    );
     for skip in [false, true] {
         let (errors, deadlocks) = explore(skip, false, 20_000);
         assert!(errors.is_empty(), "skip {skip}: {}", errors[0]);
