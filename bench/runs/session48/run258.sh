@@ -7,13 +7,7 @@ OUT=${OUT:-/tmp/blasst-out}
 mkdir -p "$OUT"
 source bench/runs/common.sh
 precompile
-step "benchmark (decode only)"
-nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active \
-  --format=csv -l 1 > "$OUT/smi.log" 2>&1 &
-smi=$!
-BENCH_NAME=bench timeout 280 python3 bench/bench.py --lib target/device/libblasst.so --decode-only --out "$OUT" > "$OUT/bench.log" 2>&1
-echo "bench exit $?" | tee -a "$LOG"
-kill $smi 2>/dev/null
+BENCH_TIMEOUT=280 bench_logged --decode-only  # (common.sh since the session's review: the same commands)
 python3 bench/report.py "$OUT"/bench.json 2>/dev/null | head -60 | tee -a "$LOG"
 nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv | tee -a "$LOG"
 # (Run 258's call added this A/B after the script, in its command line: the fix's cost, 8 tokens
