@@ -143,7 +143,7 @@ class Builds:
 def size_args(args, default):
     """(sizes, libraries) of a decode script's arguments: every `--size BxL` (or `default` when
     there is none) and the other arguments that are neither options nor the values of `--size`,
-    `--tokens` and `--d` (bench/ab_decode.py, bench/micro/profile_decode_kernels.py)."""
+    `--tokens`, `--heads` and `--d` (bench/ab_decode.py, bench/micro/profile_decode_kernels.py)."""
     sizes = [tuple(int(x) for x in args[i + 1].split("x")) for i, a in enumerate(args) if a == "--size"]
-    libs = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] not in ("--size", "--tokens", "--d"))]
+    libs = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] not in ("--size", "--tokens", "--heads", "--d"))]
     return sizes or default, libs
