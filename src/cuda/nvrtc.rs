@@ -204,12 +204,26 @@ fn decode90_evict_first() -> bool {
 /// and its wait for the tile's V slot, the window in which, before session 48, consumers that
 /// all skipped a tile could free the slot twice and deadlock the CTA
 /// (kernels/decode_warps_sm90.cu). For the GPU tests only; read at every compile, so the source
-/// and its cache key follow it.
+/// and its cache key follow it. A value that is not a whole number of nanoseconds compiles no
+/// delay and says so (a warning), so that a mistyped value cannot pass for a delayed test.
 fn warps_producer_delay_ns() -> u32 {
-    std::env::var("BLASST_DECODE_WARPS_PRODUCER_DELAY_NS")
-        .ok()
-        .and_then(|v| v.trim().parse::<u32>().ok())
-        .map_or(0, |ns| ns.min(1_000_000))
+    const VAR: &str = "BLASST_DECODE_WARPS_PRODUCER_DELAY_NS";
+    let raw = std::env::var(VAR).ok();
+    parse_delay_ns(raw.as_deref()).unwrap_or_else(|v| {
+        crate::log::warn(&format!(
+            "{VAR}={v:?} is not a whole number of nanoseconds: the warps decode kernel is compiled without the test delay"
+        ));
+        0
+    })
+}
+
+/// `BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`'s value: 0 when unset or empty, a whole number of
+/// nanoseconds capped at 1 ms, or the unparseable text back.
+fn parse_delay_ns(v: Option<&str>) -> std::result::Result<u32, String> {
+    match v.map(str::trim) {
+        None | Some("") => Ok(0),
+        Some(t) => t.parse::<u64>().map(|ns| ns.min(1_000_000) as u32).map_err(|_| t.to_string()),
+    }
 }
 
 /// K/V pipeline depth of the portable decode kernel (kernels/decode.cu `STAGES`) on a GPU with
@@ -779,6 +793,18 @@ fn write_cached(path: &std::path::Path, bin: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_warps_test_delay_parses_or_says_why_not() {
+        use super::parse_delay_ns;
+        assert_eq!(parse_delay_ns(None), Ok(0));
+        assert_eq!(parse_delay_ns(Some(" ")), Ok(0));
+        assert_eq!(parse_delay_ns(Some("20000")), Ok(20000));
+        assert_eq!(parse_delay_ns(Some(" 7 ")), Ok(7));
+        assert_eq!(parse_delay_ns(Some("99999999999")), Ok(1_000_000));
+        assert_eq!(parse_delay_ns(Some("20us")), Err("20us".to_string()));
+        assert_eq!(parse_delay_ns(Some("-5")), Err("-5".to_string()));
+    }
+
     use super::{Family, Variant, read_cached, write_cached};
 
     /// The Hopper decode kernel over 16- and 32-key pages is a variant of its own (named
