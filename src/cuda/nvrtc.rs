@@ -222,7 +222,10 @@ fn warps_producer_delay_ns() -> u32 {
 fn parse_delay_ns(v: Option<&str>) -> std::result::Result<u32, String> {
     match v.map(str::trim) {
         None | Some("") => Ok(0),
-        Some(t) => t.parse::<u64>().map(|ns| ns.min(1_000_000) as u32).map_err(|_| t.to_string()),
+        Some(t) => t
+            .parse::<u64>()
+            .map(|ns| ns.min(1_000_000) as u32)
+            .map_err(|_| t.to_string()),
     }
 }
 
