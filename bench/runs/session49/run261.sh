@@ -37,5 +37,6 @@ prof spec8 -- --tokens 8 --size 4x32768 --size 1x131072 --size 16x16384
 prof spec4 -- --tokens 4 --heads 32/4 --size 4x32768 --size 1x131072 --size 16x32768
 for u in 66 132 396 528; do
   prof spec8-units$u BLASST_DECODE_UNITS=$u -- --tokens 8 --size 4x32768 --size 1x131072
+  prof spec4-units$u BLASST_DECODE_UNITS=$u -- --tokens 4 --heads 32/4 --size 4x32768 --size 1x131072
 done
 cat "$OUT/prof.log" | grep -v "^\s*$" | head -150
