@@ -105,3 +105,22 @@ bench_logged() {
   echo "bench exit $?" | tee -a "$LOG"
   kill $smi 2>/dev/null
 }
+# Nsight Compute over bench/profile_one.py MODE's calls of the kernels matching REGEX (at most
+# COUNT launches): speed of light, warp states, memory, launch, occupancy and per-instruction
+# stall samples, into $OUT/NAME-ncu.log, NAME-details.csv and NAME-stalls.log (bench/ncu_stalls.py);
+# prints the headline metrics (since session 49; run 227's commands):
+# ncu_kernel NAME REGEX COUNT MODE [LIB].
+ncu_kernel() {
+  local name=$1 regex=$2 count=$3 mode=$4 lib=${5:-target/device/libblasst.so}
+  step "ncu $name ($mode, $regex)"
+  timeout "${NCU_TIMEOUT:-200}" ncu --profile-from-start off --section SpeedOfLight --section WarpStateStats --section SourceCounters \
+    --section MemoryWorkloadAnalysis --section LaunchStats --section Occupancy -k "regex:$regex" -c "$count" -o "/tmp/$name" \
+    python3 bench/profile_one.py "$lib" "$mode" > "$OUT/$name-ncu.log" 2>&1
+  echo "ncu exit $?" | tee -a "$LOG"
+  ncu -i "/tmp/$name.ncu-rep" --page details --csv > "$OUT/$name-details.csv" 2>/dev/null
+  ncu -i "/tmp/$name.ncu-rep" --page source --csv --print-source sass > "/tmp/$name-src.csv" 2>/dev/null
+  python3 bench/ncu_stalls.py "/tmp/$name-src.csv" 30 > "$OUT/$name-stalls.log" 2>&1
+  grep -E "Duration|DRAM Throughput|Memory Throughput|L2 Hit|Issued Warp|No Eligible|Warp Cycles Per Issued|Achieved Occupancy" \
+    "$OUT/$name-details.csv" | cut -c1-220 | head -30
+  head -4 "$OUT/$name-stalls.log"
+}

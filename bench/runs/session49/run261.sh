@@ -42,13 +42,4 @@ done
 cat "$OUT/prof.log" | grep -v "^\s*$" | head -150
 # Nsight Compute on the warps kernel, 4 x 32K, 4 tokens x 32/4 heads (bench/profile_one.py
 # decode-wide: dense, then ~70 % skipped): speed of light, warp states, memory, stall samples.
-step "ncu decode-wide (warps kernel)"
-timeout 200 ncu --profile-from-start off --section SpeedOfLight --section WarpStateStats --section SourceCounters \
-  --section MemoryWorkloadAnalysis --section LaunchStats --section Occupancy -k regex:decode90w -c 2 -o /tmp/rep \
-  python3 bench/profile_one.py $lib decode-wide > "$OUT/ncu.log" 2>&1
-echo "ncu exit $?" | tee -a "$LOG"
-ncu -i /tmp/rep.ncu-rep --page details --csv > "$OUT/details.csv" 2>/dev/null
-ncu -i /tmp/rep.ncu-rep --page source --csv --print-source sass > /tmp/src.csv 2>/dev/null
-python3 bench/ncu_stalls.py /tmp/src.csv 30 > "$OUT/stalls.log" 2>&1
-grep -E "Duration|DRAM Throughput|Memory Throughput|L2 Hit|Issued Warp|No Eligible|Warp Cycles Per Issued|Achieved Occupancy" "$OUT/details.csv" | cut -c1-220 | head -30
-head -4 "$OUT/stalls.log"
+ncu_kernel warps decode90w 2 decode-wide
