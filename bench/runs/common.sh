@@ -108,12 +108,13 @@ bench_logged() {
 # Nsight Compute over bench/profile_one.py MODE's calls of the kernels matching REGEX (at most
 # COUNT launches): speed of light, warp states, memory, launch, occupancy and per-instruction
 # stall samples, into $OUT/NAME-ncu.log, NAME-details.csv and NAME-stalls.log (bench/ncu_stalls.py);
-# prints the headline metrics (since session 49; run 227's commands):
+# prints the headline metrics (since session 49; run 227's commands). NCU_FROM_START=off for modes
+# that bracket their calls with cudaProfilerStart/Stop (paged-1sm):
 # ncu_kernel NAME REGEX COUNT MODE [LIB].
 ncu_kernel() {
   local name=$1 regex=$2 count=$3 mode=$4 lib=${5:-target/device/libblasst.so}
   step "ncu $name ($mode, $regex)"
-  timeout "${NCU_TIMEOUT:-200}" ncu --profile-from-start off --section SpeedOfLight --section WarpStateStats --section SourceCounters \
+  timeout "${NCU_TIMEOUT:-200}" ncu ${NCU_FROM_START:+--profile-from-start off} --section SpeedOfLight --section WarpStateStats --section SourceCounters \
     --section MemoryWorkloadAnalysis --section LaunchStats --section Occupancy -k "regex:$regex" -c "$count" -o "/tmp/$name" \
     python3 bench/profile_one.py "$lib" "$mode" > "$OUT/$name-ncu.log" 2>&1
   echo "ncu exit $?" | tee -a "$LOG"

@@ -42,4 +42,4 @@ done
 cat "$OUT/prof.log" | grep -v "^\s*$" | head -150
 # Nsight Compute on the warps kernel, 4 x 32K, 4 tokens x 32/4 heads (bench/profile_one.py
 # decode-wide: dense, then ~70 % skipped): speed of light, warp states, memory, stall samples.
-ncu_kernel warps decode90w 2 decode-wide
+ncu_kernel warps decode90w 4 decode-wide  # (dense twice, then Skip-Softmax twice)
