@@ -19,7 +19,7 @@
 // producer copies the tile's V only when some warp kept it, else it completes the V slot's phase
 // with a plain arrival. A warp does the P V of a tile one tile later (LAG 1, P and its max in
 // registers), so that V's copy, issued only after every warp decided, has a tile's time to land.
-// The dense specialisation copies V with K.
+// The dense specialisation copies every V, on the same schedule (a tile behind K).
 //
 // Every warp's row tile is a plan tile: the CPU backend reproduces the same decisions from the
 // plan (block_m 8). Splits write the workspace (kernels/merge.cu merges them); one split writes O.
@@ -138,38 +138,33 @@ extern "C" __global__ void __launch_bounds__(WTHREADS, DECODE90_CTAS_PER_SM) KER
 #define TILE_OF(it) (hi - 1 - (it))
 
   if (warp == NW) {
-    // The producer: K of tile it into slot it % ST once the consumers freed it; V with it
-    // (dense), or (SKIP) V of tile it - 1 once every warp decided it, only if one kept it.
+    // The producer: K of tile it into slot it % ST once the consumers freed it, then V of tile
+    // it - 1 (SKIP: once every warp decided it, only if one kept it). V one tile behind K in the
+    // dense build too (since session 49): a consumer does P V of a tile one iteration after its
+    // S, so the slot V waits for frees one iteration after K's; copying V with its own K held
+    // each K copy behind that later free, so K ran 2 iterations ahead of its use and V 3. With V
+    // a tile behind, K's copies run 3 ahead, as the one-token kernel's do (KSLOTS 3).
     // Paged: the block-table entries of the tile being copied (ec), of the next one (en, read a
     // tile ahead: a table read right before the copies waited an L2 round trip per tile, and
     // the calls ran at 0.40-0.49x of contiguous, run 251) and of the previous one (ep, whose V
-    // the skip kernel copies after the decisions).
-    int ec[4] = {0, 0, 0, 0}, en[4] = {0, 0, 0, 0};
-#if SKIP
-    int ep[4] = {0, 0, 0, 0};
-#endif
+    // is copied after the K of the tile after it).
+    int ec[4] = {0, 0, 0, 0}, en[4] = {0, 0, 0, 0}, ep[4] = {0, 0, 0, 0};
 #if PAGED
     warps_tile_entries(p, s, b, TILE_OF(0), n > 0, ec);
 #endif
-    for (int it = 0; it < n + SKIP; ++it) {
+    for (int it = 0; it < n + 1; ++it) {
 #if PAGED
       warps_tile_entries(p, s, b, TILE_OF(it + 1), it + 1 < n, en);
 #endif
       if (it < n) {
         const int sl = it % ST;
-        const u32 par = (u32)(it / ST - 1) & 1u;
-        if (it >= ST) mbar_wait(KEMPTY(sl), par);
+        if (it >= ST) mbar_wait(KEMPTY(sl), (u32)(it / ST - 1) & 1u);
         warps_copy_tile(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride, TILE_OF(it),
                         sK + sl * TILE_SMEM, KFULL(sl), ec);
-#if !SKIP
-        if (it >= ST) mbar_wait(VEMPTY(sl), par);
-        warps_copy_tile(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride, TILE_OF(it),
-                        sV + sl * TILE_SMEM, VFULL(sl), ec);
-#endif
       }
-#if SKIP
       if (it >= 1) {
         const int t = it - 1, sl = t % ST;
+#if SKIP
         mbar_wait(DECIDED(t % DS), (u32)(t / DS) & 1u);
 #if WARPS_PRODUCER_DELAY_NS > 0
         // A test switch (BLASST_DECODE_WARPS_PRODUCER_DELAY_NS, read at compile time, 0 in every
@@ -188,6 +183,9 @@ extern "C" __global__ void __launch_bounds__(WTHREADS, DECODE90_CTAS_PER_SM) KER
         }
 #endif
         const u32 keep = keepw[t % DS];
+#else
+        const u32 keep = 1u;
+#endif
         if (t >= ST) mbar_wait(VEMPTY(sl), (u32)(t / ST - 1) & 1u);
         if (keep)
           warps_copy_tile(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride, TILE_OF(t),
@@ -195,14 +193,8 @@ extern "C" __global__ void __launch_bounds__(WTHREADS, DECODE90_CTAS_PER_SM) KER
         else
           mbar_arrive(VFULL(sl));  // no copy: the slot's phase completes (nobody reads it)
       }
-#endif
       #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-#if SKIP
-        ep[q] = ec[q];
-#endif
-        ec[q] = en[q];
-      }
+      for (int q = 0; q < 4; ++q) ep[q] = ec[q], ec[q] = en[q];
     }
     return;
   }

@@ -183,7 +183,7 @@ impl<const ST: usize> Cta<ST> {
     fn run_producer(&mut self) -> Result<bool, String> {
         let n = self.n;
         let Pc { it, step } = self.producer;
-        if it >= n + self.skip as usize {
+        if it >= n + 1 {
             return Ok(false);
         }
         let sl = it % ST;
@@ -196,21 +196,14 @@ impl<const ST: usize> Cta<ST> {
                     }
                     self.issue(Kind::K, it)?;
                 }
-                self.producer.step = if !self.skip {
-                    4
-                } else if it >= 1 {
-                    1
-                } else {
-                    3
+                // Then V of tile it - 1 (both builds since session 49; the dense build copied V
+                // with its own K before): SKIP after its decisions, dense at once (keep = 1).
+                self.producer_keep = !self.skip;
+                self.producer.step = match (it >= 1, self.skip) {
+                    (false, _) => 3,
+                    (true, true) => 1,
+                    (true, false) => 2,
                 };
-            }
-            // Dense: `if (it >= ST) mbar_wait(VEMPTY(sl), par)`, V's copies.
-            4 => {
-                if it >= ST && !self.vempty[sl].done(Self::parity(it, ST) ^ 1) {
-                    return Ok(false);
-                }
-                self.issue(Kind::V, it)?;
-                self.producer.step = 3;
             }
             // SKIP: `mbar_wait(DECIDED(t % DS), ...)`, then `keepw[t % DS]` read.
             1 => {
@@ -232,8 +225,8 @@ impl<const ST: usize> Cta<ST> {
                 self.producer_keep = keep;
                 self.producer.step = 2;
             }
-            // SKIP: `if (t >= ST) mbar_wait(VEMPTY(sl), ...)`, then V's copy if a warp kept t,
-            // else a plain arrival on VFULL.
+            // `if (t >= ST) mbar_wait(VEMPTY(sl), ...)`, then V's copy if a warp kept t (dense:
+            // always), else a plain arrival on VFULL.
             2 => {
                 let t = it - 1;
                 let sl = t % ST;
@@ -363,7 +356,7 @@ impl<const ST: usize> Cta<ST> {
                 }
             }
             if !ran {
-                let done = self.producer.it >= self.n + self.skip as usize
+                let done = self.producer.it >= self.n + 1
                     && self.consumers.iter().all(|c| c.it > self.n);
                 return Ok(if done {
                     Outcome::Finished
