@@ -237,7 +237,8 @@ typedef struct blasst_attn_params {
    */
   uint64_t *skip_stats;
   /**
-   * Device scratch for split-KV partial results, or NULL (then stream-ordered allocation).
+   * Device scratch for split-KV partial results, 16-byte aligned, or NULL (then stream-ordered
+   * allocation).
    */
   void *workspace;
   size_t workspace_size;

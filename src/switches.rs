@@ -1,6 +1,7 @@
 //! Diagnostic switches that choose a kernel or a plan at every call (`BLASST_PREFILL_KERNEL`,
 //! `BLASST_DECODE_KERNEL`, `BLASST_DECODE_DENSE_ONE_PER_SM`,
-//! `BLASST_DECODE_PAGED_ONE_PER_SM`, `BLASST_DECODE_WARPS`). Read once per process: reading
+//! `BLASST_DECODE_PAGED_ONE_PER_SM`, `BLASST_DECODE_WARPS`, `BLASST_DECODE_WARPS_ONE_PER_SM`).
+//! Read once per process: reading
 //! the environment costs 60-120 ns a time and a decode call asked up to five times (run 155's
 //! host-cost measurement). `BLASST_LIVE_SWITCHES=1` (itself read once) makes them be read at
 //! every use instead, so that a benchmark can set one between calls and compare both kernels
@@ -45,3 +46,4 @@ pub(crate) static DECODE_KERNEL: Switch = Switch::new("BLASST_DECODE_KERNEL");
 pub(crate) static DECODE_DENSE_ONE_PER_SM: Switch = Switch::new("BLASST_DECODE_DENSE_ONE_PER_SM");
 pub(crate) static DECODE_PAGED_ONE_PER_SM: Switch = Switch::new("BLASST_DECODE_PAGED_ONE_PER_SM");
 pub(crate) static DECODE_WARPS: Switch = Switch::new("BLASST_DECODE_WARPS");
+pub(crate) static DECODE_WARPS_ONE_PER_SM: Switch = Switch::new("BLASST_DECODE_WARPS_ONE_PER_SM");

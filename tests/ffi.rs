@@ -250,6 +250,47 @@ fn threads_keep_their_own_errors_and_results() {
     });
 }
 
+/// A CUDA call's workspace must be 16-byte aligned (the kernels store and read split partials as
+/// float2 / float4; a misaligned one would fault on the GPU, a sticky error for the host's
+/// context): refused before any GPU work, with a message naming the field and its value.
+#[test]
+fn a_misaligned_cuda_workspace_is_refused_by_name() {
+    let mut buf = vec![0.5f32; 1024];
+    let mut p = valid_on(
+        &mut buf,
+        blasst::attn::BLASST_DEVICE_CUDA,
+        blasst::attn::BLASST_DTYPE_BF16,
+        64,
+    );
+    let base = (buf.as_ptr() as usize).next_multiple_of(16) + 64;
+    p.workspace_size = 1 << 20;
+    let mut plan = blasst::AttnPlanInfo::default();
+    for off in [4usize, 8, 12] {
+        p.workspace = (base + off) as *mut std::ffi::c_void;
+        for st in unsafe {
+            [
+                blasst_attn_plan(&p, &mut plan),
+                blasst_attn_run(&p, std::ptr::null_mut()),
+            ]
+        } {
+            assert_eq!(st, blasst_status::BLASST_ERROR_INVALID_ARGUMENT);
+            let e = last_error();
+            assert!(
+                e.contains(&format!("workspace = {:#x}", base + off)) && e.contains("16 bytes"),
+                "{e}"
+            );
+        }
+    }
+    // Aligned: whatever the machine answers (no GPU here: no device), it is not about the workspace.
+    p.workspace = base as *mut std::ffi::c_void;
+    let st = unsafe { blasst_attn_plan(&p, &mut plan) };
+    assert!(
+        st == blasst_status::BLASST_OK || !last_error().contains("workspace"),
+        "{st:?}: {}",
+        last_error()
+    );
+}
+
 /// Random values in every size, stride, paged, scale and plan field (and misaligned or NULL
 /// pointers) through the two entry points that read no tensor memory, blasst_attn_plan and
 /// blasst_attn_workspace_size, on both devices: every answer is OK or a specific error with a

@@ -356,8 +356,8 @@ impl<const ST: usize> Cta<ST> {
                 }
             }
             if !ran {
-                let done = self.producer.it >= self.n + 1
-                    && self.consumers.iter().all(|c| c.it > self.n);
+                let done =
+                    self.producer.it >= self.n + 1 && self.consumers.iter().all(|c| c.it > self.n);
                 return Ok(if done {
                     Outcome::Finished
                 } else {

@@ -122,7 +122,8 @@ pub struct AttnParams {
     pub lse: *mut f32,
     /// [2] = {tiles visited, tiles skipped}, added to (atomically), or NULL.
     pub skip_stats: *mut u64,
-    /// Device scratch for split-KV partial results, or NULL (then stream-ordered allocation).
+    /// Device scratch for split-KV partial results, 16-byte aligned, or NULL (then stream-ordered
+    /// allocation).
     pub workspace: *mut c_void,
     pub workspace_size: usize,
     /// CPU only: reproduce this plan; NULL = the default plan of the call.

@@ -209,9 +209,16 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
         |one_per_sm| splits_filling(decode_target_units(d, block_m as u32, one_per_sm));
     let two_per_sm = splits_for(false);
     let splits = if warps {
-        splits_filling(units_override().unwrap_or_else(|| {
-            d.gpu.sms * crate::cuda::decode_warps_ctas_per_sm(&d.gpu, d.kernel_dim())
-        }))
+        // `BLASST_DECODE_WARPS_ONE_PER_SM=1` (an A/B switch, session 49): splits for one CTA per
+        // SM instead of the two that fit.
+        let per_sm = if crate::switches::DECODE_WARPS_ONE_PER_SM
+            .test(|v| v.is_some_and(|v| v.trim() == "1"))
+        {
+            1
+        } else {
+            crate::cuda::decode_warps_ctas_per_sm(&d.gpu, d.kernel_dim())
+        };
+        splits_filling(units_override().unwrap_or(d.gpu.sms * per_sm))
     } else if dense_one_cta_per_sm(d, block_m) {
         Some(splits_for(true))
             .filter(|&s| one_per_sm_splits_allowed(d, s))
