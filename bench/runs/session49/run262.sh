@@ -19,7 +19,7 @@ precompile target/device-base
 precompile
 base=target/device-base/libblasst.so lib=target/device/libblasst.so one="$lib:BLASST_DECODE_WARPS_ONE_PER_SM=1"
 step "gpu tests (all head dims): dense, bit identity, sweep, graph; one CTA per SM too"
-timeout 150 target/device/gpu_tests --test-threads=1 dense_matches_cpu skip_kernel_that_skips_nothing calibration_sweep \
+timeout 200 target/device/gpu_tests --test-threads=1 dense_matches_cpu skip_kernel_that_skips_nothing calibration_sweep \
   calls_replay > "$OUT/gpu-tests.log" 2>&1
 echo "gpu tests exit $?" | tee -a "$LOG"
 grep -E "test result|panicked" "$OUT/gpu-tests.log" | tee -a "$LOG"
@@ -36,4 +36,4 @@ BLASST_TEST_HEAD_DIMS=128 BLASST_DECODE_WARPS_ONE_PER_SM=1 timeout 60 target/dev
   skip_decisions_match_the_cpu_tile > "$OUT/gpu-tests-one.log" 2>&1
 echo "gpu tests (warps one per SM) exit $?" | tee -a "$LOG"
 grep -E "test result|panicked" "$OUT/gpu-tests-one.log" | tee -a "$LOG"
-BLASST_TEST_HEAD_DIMS=128 MEMCHECK_TIMEOUT=100 memcheck dense_matches_cpu
+BLASST_TEST_HEAD_DIMS=128 MEMCHECK_TIMEOUT=90 memcheck dense_matches_cpu
