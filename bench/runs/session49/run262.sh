@@ -4,9 +4,12 @@
 # 104.3 us start to start, 268 MB) where one-token calls lose ~2 us, and fewer splits faster
 # (1 x 128K: 66 splits 104.3 us, 33 splits 98.8 us). The merge kernel walked all the splits per
 # thread, 8 loads in flight at a time.
-# Builds: target/device-base = the tree with run 261's producer order (merge as before);
-# target/device = the merge with the splits shared out among the warps (kernels/merge.cu), and
-# the switch BLASST_DECODE_WARPS_ONE_PER_SM=1 (the warps plan for one CTA per SM).
+# Builds: target/device-base = the tree (run 261's producer order, the merge as before);
+# target/device = the tree with bench/runs/session49/merge-splits-by-warps.patch applied (the
+# merge with the splits shared out among the warps); both have the switch
+# BLASST_DECODE_WARPS_ONE_PER_SM=1 (the warps plan for one CTA per SM).
+# NOT RUN in session 49: no device time was left (five starts failed). The next session's first
+# call.
 # Prediction: new merge +2-5 % at 1 x 128K speculative (33-66 splits), +0-2 % at 4 x 32K
 # (8-16 splits), one-token calls within 1 % (16 splits of 4 rows); one CTA per SM: +2-5 %
 # at 1 x 128K and 4 x 32K (fewer splits), 16 x 16K unchanged or slower.
