@@ -353,8 +353,8 @@ enum blasst_status blasst_attn_plan(const struct blasst_attn_params *p,
  * fp32 natural-log LSE (-inf: empty part), `v_out` [num_rows][num_heads][head_dim] of `dtype`,
  * `s_out` [num_rows][num_heads] or NULL. Rows whose parts are all -inf get zeros and -inf.
  * Device BLASST_DEVICE_CPU runs on host memory (f32, f16, bf16); BLASST_DEVICE_CUDA runs one
- * kernel on `cuda_stream` over device memory (f16, bf16; head_dim a multiple of 8 up to 256), in the
- * context `blasst_attn_run` would use.
+ * kernel on `cuda_stream` over device memory (f16, bf16; head_dim a multiple of 8 up to 256;
+ * `v`, `s`, `v_out` and `s_out` 4-byte aligned), in the context `blasst_attn_run` would use.
  */
 enum blasst_status blasst_merge_states(uint32_t device,
                                        uint32_t dtype,

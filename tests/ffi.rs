@@ -291,6 +291,61 @@ fn a_misaligned_cuda_workspace_is_refused_by_name() {
     );
 }
 
+/// blasst_merge_states on the GPU refuses a misaligned `v`, `s`, `v_out` or `s_out` by name
+/// before it looks for a GPU (the kernel reads and writes them as 4-byte words; `s` and `s_out`
+/// were not checked before session 49, and a misaligned one would have faulted in the kernel).
+#[test]
+fn gpu_merge_states_refuses_misaligned_pointers_by_name() {
+    let buf = vec![0u64; 64];
+    let base = (buf.as_ptr() as usize).next_multiple_of(16) + 64;
+    let at = |off: usize| (base + off) as *mut std::ffi::c_void;
+    let call = |v: usize, s: usize, o: usize, so: usize| unsafe {
+        blasst_merge_states(
+            blasst::attn::BLASST_DEVICE_CUDA,
+            blasst::attn::BLASST_DTYPE_BF16,
+            at(v),
+            at(s).cast(),
+            2,
+            1,
+            1,
+            64,
+            at(o),
+            if so == usize::MAX {
+                std::ptr::null_mut()
+            } else {
+                at(so).cast()
+            },
+            std::ptr::null_mut(),
+        )
+    };
+    for (name, args) in [
+        ("v", (2, 0, 0, 0)),
+        ("s", (0, 2, 0, 0)),
+        ("v_out", (0, 0, 6, 0)),
+        ("s_out", (0, 0, 0, 1)),
+    ] {
+        assert_eq!(
+            call(args.0, args.1, args.2, args.3),
+            blasst_status::BLASST_ERROR_INVALID_ARGUMENT,
+            "{name}"
+        );
+        let e = last_error();
+        assert!(
+            e.starts_with(&format!("{name} = ")) && e.contains("4-byte aligned"),
+            "{name}: {e}"
+        );
+    }
+    // Aligned (s_out NULL or not): whatever the machine answers, not an alignment error.
+    for so in [0, usize::MAX] {
+        let st = call(0, 0, 0, so);
+        assert!(
+            st == blasst_status::BLASST_OK || !last_error().contains("aligned"),
+            "{st:?}: {}",
+            last_error()
+        );
+    }
+}
+
 /// Random values in every size, stride, paged, scale and plan field (and misaligned or NULL
 /// pointers) through the two entry points that read no tensor memory, blasst_attn_plan and
 /// blasst_attn_workspace_size, on both devices: every answer is OK or a specific error with a

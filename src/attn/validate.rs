@@ -304,9 +304,10 @@ pub unsafe fn validate_on(p: &AttnParams, cuda_stream: *mut std::ffi::c_void) ->
     }
     check_ptr_aligned("skip_stats", p.skip_stats as usize, 8)?;
     if device == Device::Cuda {
-        // The decode kernels store split partials as float2 and the merge reads them as float4:
-        // a misaligned workspace would fault in the kernel (a sticky error that ends the host's
-        // context), so it is refused here. Every cudaMalloc'd pointer qualifies.
+        // The decode kernels store split partials as float2: a misaligned workspace would fault
+        // in the kernel (a sticky error that ends the host's context), so it is refused here.
+        // 16 bytes, as for q, k, v and o, leaves room for 16-byte accesses; every cudaMalloc'd
+        // pointer qualifies.
         check_ptr_aligned("workspace", p.workspace as usize, 16)?;
     }
     if p.workspace.is_null() && p.workspace_size != 0 {

@@ -1630,6 +1630,22 @@ pub unsafe fn merge_states(
     s_out: *mut f32,
     stream: *mut c_void,
 ) -> Result<()> {
+    // Alignment first (pure arithmetic, so a machine without a GPU answers it too): the kernel
+    // reads v and s as 2- and 4-byte elements and stores v_out in pairs (4 bytes) and s_out as
+    // floats; a misaligned one would fault in the kernel, a sticky error for the host's context.
+    // (s and s_out were not checked before session 49.)
+    for (name, ptr) in [
+        ("v", v as usize),
+        ("s", s as usize),
+        ("v_out", out as usize),
+        ("s_out", s_out as usize),
+    ] {
+        if !ptr.is_multiple_of(4) {
+            return Err(invalid!(
+                "{name} = {ptr:#x} must be 4-byte aligned on the GPU"
+            ));
+        }
+    }
     probe()?;
     // A head dim below a kernel's runs on it with the columns past head_dim left alone.
     let kd = crate::attn::require_gpu_head_dim(head_dim)?;
@@ -1647,13 +1663,6 @@ pub unsafe fn merge_states(
         ("s_out", s_out as usize),
     ] {
         device_ptr(&ctx, name, ptr)?;
-    }
-    for (name, ptr) in [("v", v as usize), ("v_out", out as usize)] {
-        if !ptr.is_multiple_of(4) {
-            return Err(invalid!(
-                "{name} = {ptr:#x} must be 4-byte aligned on the GPU"
-            ));
-        }
     }
     let dims = [kd as u32, head_dim as u32];
     let var = Variant::new(
