@@ -8,7 +8,7 @@
 # target/device = the tree with bench/runs/session49/merge-splits-by-warps.patch applied (the
 # merge with the splits shared out among the warps); both have the switch
 # BLASST_DECODE_WARPS_ONE_PER_SM=1 (the warps plan for one CTA per SM).
-# NOT RUN in session 49: no device time was left (five starts failed). The next session's first
+# NOT RUN in session 49: no device time was left (four starts failed after run 261). The next session's first
 # call.
 # Prediction: new merge +2-5 % at 1 x 128K speculative (33-66 splits), +0-2 % at 4 x 32K
 # (8-16 splits), one-token calls within 1 % (16 splits of 4 rows); one CTA per SM: +2-5 %
