@@ -125,3 +125,10 @@ ncu_kernel() {
     "$OUT/$name-details.csv" | cut -c1-220 | head -30
   head -4 "$OUT/$name-stalls.log"
 }
+# The card's name and clocks into the log, then the kernels of target/device-base and target/device
+# precompiled (since session 49: the start of an A/B run).
+precompile_ab() {
+  nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv | tee -a "$LOG"
+  precompile target/device-base
+  precompile
+}

@@ -18,9 +18,7 @@ set -uo pipefail
 OUT=${OUT:-/tmp/blasst-out}
 mkdir -p "$OUT"
 source bench/runs/common.sh
-nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv | tee -a "$LOG"
-precompile target/device-base
-precompile
+precompile_ab  # (common.sh since the session's review: the same commands)
 base=target/device-base/libblasst.so lib=target/device/libblasst.so
 step "A/B ab_decode 8 tokens x GQA 4"
 timeout 150 python3 bench/ab_decode.py $base $lib --tokens 8 --size 4x32768 --size 1x131072 --size 16x16384 > "$OUT/ab-decode.log" 2>&1
