@@ -183,7 +183,7 @@ impl<const ST: usize> Cta<ST> {
     fn run_producer(&mut self) -> Result<bool, String> {
         let n = self.n;
         let Pc { it, step } = self.producer;
-        if it >= n + 1 {
+        if it > n {
             return Ok(false);
         }
         let sl = it % ST;
@@ -357,7 +357,7 @@ impl<const ST: usize> Cta<ST> {
             }
             if !ran {
                 let done =
-                    self.producer.it >= self.n + 1 && self.consumers.iter().all(|c| c.it > self.n);
+                    self.producer.it > self.n && self.consumers.iter().all(|c| c.it > self.n);
                 return Ok(if done {
                     Outcome::Finished
                 } else {
