@@ -2,7 +2,10 @@
 merge and the start-to-start period, for each library build given. Run from the repository root.
 --size BxL (repeatable) replaces the default sizes (1 x 128K, 16 x 32K); dense calls, 32/8 heads
 (--heads HQ/HKV other ones); --tokens N gives each sequence N query tokens (speculative decoding).
-Prints each kernel's median time and the decode kernel's GB/s of K+V read.
+Prints each kernel's median time and the decode kernel's GB/s of K+V read. On Hopper every kernel
+is launched with programmatic dependent launch, so a kernel's span here includes its wait in
+griddepcontrol.wait for the kernel before it (run 261: 16 x 32K one-token decode "1406 us" in a
+703 us period): read the start-to-start period, not the spans, there.
 Example: python3 bench/micro/profile_decode_kernels.py target/device/libblasst.so --size 64x8192"""
 import sys
 
