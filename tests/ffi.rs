@@ -250,9 +250,8 @@ fn threads_keep_their_own_errors_and_results() {
     });
 }
 
-/// A CUDA call's workspace must be 16-byte aligned (the kernels store and read split partials as
-/// float2 / float4; a misaligned one would fault on the GPU, a sticky error for the host's
-/// context): refused before any GPU work, with a message naming the field and its value.
+/// A CUDA call's workspace must be 16-byte aligned (the decode kernels store split partials as
+/// float2; a misaligned one would fault on the GPU, a sticky error for the host's context): refused before any GPU work, with a message naming the field and its value.
 #[test]
 fn a_misaligned_cuda_workspace_is_refused_by_name() {
     let mut buf = vec![0.5f32; 1024];
@@ -291,7 +290,7 @@ fn a_misaligned_cuda_workspace_is_refused_by_name() {
     );
 }
 
-/// blasst_merge_states on the GPU refuses a misaligned `v`, `s`, `v_out` or `s_out` by name
+/// blasst_merge_states on the GPU refuses a misaligned `v`, `s`, `v_out` or `s_out` by name and value
 /// before it looks for a GPU (the kernel reads and writes them as 4-byte words; `s` and `s_out`
 /// were not checked before session 49, and a misaligned one would have faulted in the kernel).
 #[test]
@@ -331,7 +330,7 @@ fn gpu_merge_states_refuses_misaligned_pointers_by_name() {
         );
         let e = last_error();
         assert!(
-            e.starts_with(&format!("{name} = ")) && e.contains("4-byte aligned"),
+            e.starts_with(&format!("{name} = ")) && e.contains("is not aligned to 4 bytes"),
             "{name}: {e}"
         );
     }

@@ -8,6 +8,7 @@ pub use params::*;
 #[cfg(test)]
 pub(crate) use plan::test_desc;
 pub use plan::{default_plan, effective_plan};
+pub(crate) use validate::check_ptr_aligned;
 pub use validate::{
     Desc, GPU_HEAD_DIMS, Paged, gpu_head_dims_text, gpu_kernel_dim, require_gpu_head_dim, validate,
     validate_on,

@@ -98,7 +98,9 @@ fn check_size(name: &str, v: u32, max: u32) -> Result<usize> {
     Ok(v as usize)
 }
 
-fn check_ptr_aligned(name: &str, ptr: usize, align: usize) -> Result<()> {
+/// `name = 0x... is not aligned to N bytes` unless `ptr` is a multiple of `align` (every entry
+/// point's pointer-alignment check).
+pub(crate) fn check_ptr_aligned(name: &str, ptr: usize, align: usize) -> Result<()> {
     if !ptr.is_multiple_of(align) {
         return Err(invalid!(
             "{name} = {ptr:#x} is not aligned to {align} bytes"

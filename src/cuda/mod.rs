@@ -1640,11 +1640,7 @@ pub unsafe fn merge_states(
         ("v_out", out as usize),
         ("s_out", s_out as usize),
     ] {
-        if !ptr.is_multiple_of(4) {
-            return Err(invalid!(
-                "{name} = {ptr:#x} must be 4-byte aligned on the GPU"
-            ));
-        }
+        crate::attn::check_ptr_aligned(name, ptr, 4)?;
     }
     probe()?;
     // A head dim below a kernel's runs on it with the columns past head_dim left alone.
