@@ -223,9 +223,7 @@ pub unsafe fn calibrate_sweep(
         if ptr.is_null() {
             return Err(invalid!("{name} is NULL"));
         }
-        if !(ptr as usize).is_multiple_of(8) {
-            return Err(invalid!("{name} = {ptr:p} is not aligned to 8 bytes"));
-        }
+        check_ptr_aligned(name, ptr as usize, 8)?;
     }
     match d.device {
         Device::Cpu => {
