@@ -95,13 +95,14 @@ gpu_threads_contexts() {
 }
 # bench/bench.py on target/device with the given arguments (since session 48), the SM clock,
 # power and throttle reasons logged once a second into $OUT/smi.log; $OUT/bench.log and
-# $OUT/bench.json. BENCH_TIMEOUT seconds (default 420).
+# $OUT/bench.json. BENCH_TIMEOUT seconds (default 420); BENCH_LIB (since session 50) another
+# build's library (default target/device/libblasst.so).
 bench_logged() {
   step "benchmark ${*:-(all tables)}"
   nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active \
     --format=csv -l 1 > "$OUT/smi.log" 2>&1 &
   local smi=$!
-  BENCH_NAME=bench timeout "${BENCH_TIMEOUT:-420}" python3 bench/bench.py --lib target/device/libblasst.so --out "$OUT" "$@" > "$OUT/bench.log" 2>&1
+  BENCH_NAME=bench timeout "${BENCH_TIMEOUT:-420}" python3 bench/bench.py --lib "${BENCH_LIB:-target/device/libblasst.so}" --out "$OUT" "$@" > "$OUT/bench.log" 2>&1
   echo "bench exit $?" | tee -a "$LOG"
   kill $smi 2>/dev/null
 }
