@@ -6,7 +6,7 @@
 # in order of need, and the whole benchmark on the tree's build (target/device-base) only on an
 # H200 with time to spare (the first H200 tables with the warps kernel).
 # Builds: target/device-base = the tree, target/device = the tree with
-# bench/runs/session49/merge-splits-by-warps.patch applied.
+# bench/runs/session49/merge-splits-by-warps.patch applied (bench/runs/session50/build263.sh builds both).
 # Predictions (session 49): new merge +2-5 % at 1 x 128K speculative (33-66 splits), +0-2 % at
 # 4 x 32K (8-16 splits), one-token calls within 1 %; one CTA per SM: +2-5 % at 1 x 128K and
 # 4 x 32K, 16 x 16K unchanged or slower.
