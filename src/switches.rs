@@ -34,6 +34,12 @@ impl Switch {
             )
         }
     }
+
+    /// Whether the switch is set to `value` (surrounding whitespace ignored): the on/off test of
+    /// the `=0` / `=1` switches.
+    pub(crate) fn is(&self, value: &str) -> bool {
+        self.test(|v| v.is_some_and(|v| v.trim() == value))
+    }
 }
 
 fn live() -> bool {

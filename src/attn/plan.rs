@@ -62,7 +62,7 @@ pub fn decode_warps(d: &Desc) -> bool {
         && rows <= crate::cuda::nvrtc::decode90_tiled_rows(kd)
         && crate::cuda::nvrtc::decode_warps(kd, d.head_dim)
         && crate::cuda::use_sm90_decode(d.gpu.sm90a, DECODE_WARPS_BLOCK_M as u32, kd)
-        && !crate::switches::DECODE_WARPS.test(|v| v.is_some_and(|v| v.trim() == "0"))
+        && !crate::switches::DECODE_WARPS.is("0")
 }
 /// The decode plan's target work units for a call of `block_m` packed rows: one wave of the
 /// decode kernel's CTAs on `d.gpu` (with `one_per_sm`, one CTA per multiprocessor: see
@@ -152,7 +152,7 @@ fn dense_one_cta_per_sm(d: &Desc, block_m: usize) -> bool {
         })
         && (d.head_dim == 128 || d.head_dim == 96)
         && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m as u32, d.kernel_dim())
-        && !crate::switches::DECODE_DENSE_ONE_PER_SM.test(|v| v.is_some_and(|v| v.trim() == "0"))
+        && !crate::switches::DECODE_DENSE_ONE_PER_SM.is("0")
 }
 
 /// The split counts a one-CTA-per-SM dense plan may take (`dense_one_cta_per_sm`): 2 or more
@@ -211,9 +211,7 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let splits = if warps {
         // `BLASST_DECODE_WARPS_ONE_PER_SM=1` (an A/B switch, session 49): splits for one CTA per
         // SM instead of the two that fit.
-        let per_sm = if crate::switches::DECODE_WARPS_ONE_PER_SM
-            .test(|v| v.is_some_and(|v| v.trim() == "1"))
-        {
+        let per_sm = if crate::switches::DECODE_WARPS_ONE_PER_SM.is("1") {
             1
         } else {
             crate::cuda::decode_warps_ctas_per_sm(&d.gpu, d.kernel_dim())
