@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run 263 (session 50): session 49's prepared run 262 (bench/runs/session49/run262.sh: the merge
+# Run 263 (session 50): session 49's prepared run 262 (never run; this script replaces it: the merge
 # kernel with the splits shared out among the warps, A/B against the tree, also A/B-ing
 # BLASST_DECODE_WARPS_ONE_PER_SM=1; GPU tests at d = 128, 64, 256; memcheck of the dense test at
 # d = 128), slimmed to fit what device time was left after seven failed starts: the steps run
