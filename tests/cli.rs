@@ -19,9 +19,15 @@ fn plan(args: &str) -> String {
 #[test]
 fn plan_prints_decode_row_tiles() {
     // 4 tokens x GQA 8 = 32 packed rows: four 8-row tiles of the row-tile warps decode kernel
-    // (one CTA of four warps), 16 splits.
+    // (one CTA of four warps), a dense call 8 splits (one CTA per multiprocessor), a skip call
+    // 16 (two).
     const SPEC: &str = "--batch 4 --kv-heads 4 --seqlen-q 4 --seqlen-kv 32768";
     let s = plan(SPEC);
+    assert!(
+        s.contains("phase decode  block_m 8  block_n 64  num_kv_splits 8"),
+        "{s}"
+    );
+    let s = plan(&format!("{SPEC} --factor 4"));
     assert!(
         s.contains("phase decode  block_m 8  block_n 64  num_kv_splits 16"),
         "{s}"

@@ -141,8 +141,18 @@ const PAGED_ONE_PER_SM_MIN_PAGE: usize = 64;
 /// `BLASST_DECODE_DENSE_ONE_PER_SM=0` turns it off (an A/B switch, read once per process or, with
 /// `BLASST_LIVE_SWITCHES=1`, at every call: `crate::switches`).
 fn dense_one_cta_per_sm(d: &Desc, block_m: usize) -> bool {
-    d.factor == 0.0
+    dense_on_whole_pages(d)
         && d.max_lq * d.group <= block_m
+        && (d.head_dim == 128 || d.head_dim == 96)
+        && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m as u32, d.kernel_dim())
+        && !crate::switches::DECODE_DENSE_ONE_PER_SM.is("0")
+}
+
+/// A dense call (no factor) over a contiguous cache or pages of `PAGED_ONE_PER_SM_MIN_PAGE` keys
+/// or more (`BLASST_DECODE_PAGED_ONE_PER_SM=1`: any page, `=0`: none): the calls that both
+/// one-CTA-per-SM rules (`dense_one_cta_per_sm`, `warps_one_cta_per_sm`) take.
+fn dense_on_whole_pages(d: &Desc) -> bool {
+    d.factor == 0.0
         && d.paged.as_ref().is_none_or(|pg| {
             crate::switches::DECODE_PAGED_ONE_PER_SM.test(|v| match v.map(str::trim) {
                 Some("1") => true,
@@ -150,9 +160,26 @@ fn dense_one_cta_per_sm(d: &Desc, block_m: usize) -> bool {
                 _ => pg.page_size >= PAGED_ONE_PER_SM_MIN_PAGE,
             })
         })
-        && (d.head_dim == 128 || d.head_dim == 96)
-        && crate::cuda::use_sm90_decode(d.gpu.sm90a, block_m as u32, d.kernel_dim())
-        && !crate::switches::DECODE_DENSE_ONE_PER_SM.is("0")
+}
+
+/// Whether a call on the row-tile warps decode kernel (`decode_warps`) sizes its splits for one
+/// CTA per multiprocessor rather than the two that fit: dense calls over a contiguous cache or
+/// pages of 64 keys or more (`dense_on_whole_pages`). Measured (run 263, session 51, an H100,
+/// interleaved against two per SM, with `BLASST_DECODE_WARPS_ONE_PER_SM=1`): 4 tokens x GQA 8
+/// (`paged_layout.py --tokens 4 --heads 32/4`) +2.6-4.8 % at 4 x 32K and 1 x 128K, contiguous,
+/// 64-key pages shuffled and in order, 16 x 32K -0.5 % contiguous, +1.6-2.2 % paged; 8 tokens
+/// x GQA 4 (`ab_decode.py --tokens 8`) dense +0.8 % / +2.7 % at 4 x 32K (contiguous / 64-key
+/// pages), -0.2 % / +1.6 % at 1 x 128K, +3.4 % / +5.5 % at 16 x 16K. Skip calls keep two per SM:
+/// one per SM made them 13-14 % slower there (each CTA's decisions and V loads no longer overlap another CTA's K stream, as in the
+/// one-token kernel), and so does the calibration sweep, which counts what skip calls skip.
+/// `BLASST_DECODE_WARPS_ONE_PER_SM=0` keeps every call at two per SM, `=1` puts skip calls
+/// and calls over small pages at one per SM too (A/B switches).
+fn warps_one_cta_per_sm(d: &Desc) -> bool {
+    crate::switches::DECODE_WARPS_ONE_PER_SM.test(|v| match v.map(str::trim) {
+        Some("1") => true,
+        Some("0") => false,
+        _ => dense_on_whole_pages(d),
+    })
 }
 
 /// The split counts a one-CTA-per-SM dense plan may take (`dense_one_cta_per_sm`): 2 or more
@@ -209,9 +236,7 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
         |one_per_sm| splits_filling(decode_target_units(d, block_m as u32, one_per_sm));
     let two_per_sm = splits_for(false);
     let splits = if warps {
-        // `BLASST_DECODE_WARPS_ONE_PER_SM=1` (an A/B switch, session 49): splits for one CTA per
-        // SM instead of the two that fit.
-        let per_sm = if crate::switches::DECODE_WARPS_ONE_PER_SM.is("1") {
+        let per_sm = if warps_one_cta_per_sm(d) {
             1
         } else {
             crate::cuda::decode_warps_ctas_per_sm(&d.gpu, d.kernel_dim())
@@ -349,10 +374,10 @@ mod tests {
             (4, 32, 8, 1, 16384, 8, 8),
             (3, 32, 8, 1, 16384, 11, 5),
             (2, 32, 8, 1, 32768, 16, 8),
-            // 32 packed rows do not take the rule; they run the row-tile warps kernel
-            // (decode_warps: four 8-row tiles per CTA, two CTAs per SM).
-            (4, 64, 8, 4, 32768, 8, 8),
-            (1, 32, 4, 4, 131072, 66, 66),
+            // 32 packed rows run the row-tile warps kernel (decode_warps: four 8-row tiles per
+            // CTA), dense calls at one CTA per SM, skip calls at two (warps_one_cta_per_sm).
+            (4, 64, 8, 4, 32768, 8, 4),
+            (1, 32, 4, 4, 131072, 66, 33),
             // One row tile of 16 rows takes the rule.
             (1, 32, 8, 4, 131072, 33, 16),
         ] {
@@ -369,14 +394,14 @@ mod tests {
             );
             // Paged dense calls over 16- and 32-key pages, other head dims and other GPUs keep
             // the skip calls' plan; over 64-key pages and more, the dense one. (32 packed rows
-            // over pages run the row-tile warps kernel as contiguous ones do: its plan.)
+            // over pages run the row-tile warps kernel as contiguous ones do, by the same rule.)
             if lq * hq / hkv > 16 {
-                for page in [16, 64] {
+                for (page, splits) in [(16, skip), (32, skip), (64, dense), (256, dense)] {
                     let paged = with_pages(&dense_d, lk, page);
                     assert!(decode_warps(&paged), "{page}-key pages");
                     assert_eq!(
-                        default_plan(&paged),
-                        default_plan(&dense_d),
+                        default_plan(&paged).num_kv_splits,
+                        splits,
                         "{page}-key pages"
                     );
                 }
@@ -483,7 +508,8 @@ mod tests {
     }
 
     /// Calls of several row tiles at d = 128 on an H100/H200 plan the row-tile warps kernel: 8-row
-    /// tiles, four per CTA, splits filling two CTAs per SM (264 slots). Calls of one tile, and
+    /// tiles, four per CTA, skip calls' splits filling two CTAs per SM (264 slots; dense calls
+    /// one: `warps_one_cta_per_sm`). Calls of one tile, and
     /// other head dims, keep their plans. (batch, hq, hkv, lq, lk) -> (block_m, splits).
     #[test]
     fn several_row_tiles_plan_the_row_tile_warps_kernel() {

@@ -193,8 +193,8 @@ enum Cmd {
         #[arg(long)]
         seqlen_kv: u32,
         /// threshold_scale_factor of the call (0 = dense): on Hopper a dense decode call at
-        /// d = 128 of one row tile (contiguous, or over pages of 64 keys or more) splits its KV
-        /// for one CTA per multiprocessor, a skip call for two.
+        /// d = 128 (contiguous, or over pages of 64 keys or more) splits its KV for one CTA per
+        /// multiprocessor, a skip call for two.
         #[arg(long, default_value_t = 0.0)]
         factor: f32,
     },
