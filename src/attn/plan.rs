@@ -169,9 +169,12 @@ fn dense_on_whole_pages(d: &Desc) -> bool {
 /// (`paged_layout.py --tokens 4 --heads 32/4`) +2.6-4.8 % at 4 x 32K and 1 x 128K, contiguous,
 /// 64-key pages shuffled and in order, 16 x 32K -0.5 % contiguous, +1.6-2.2 % paged; 8 tokens
 /// x GQA 4 (`ab_decode.py --tokens 8`) dense +0.8 % / +2.7 % at 4 x 32K (contiguous / 64-key
-/// pages), -0.2 % / +1.6 % at 1 x 128K, +3.4 % / +5.5 % at 16 x 16K. Skip calls keep two per SM:
-/// one per SM made them 13-14 % slower there (each CTA's decisions and V loads no longer overlap another CTA's K stream, as in the
-/// one-token kernel), and so does the calibration sweep, which counts what skip calls skip.
+/// pages), -0.2 % / +1.6 % at 1 x 128K, +3.4 % / +5.5 % at 16 x 16K. Run 264, this rule against
+/// `=0`: 64-key pages +0.4..+5.7 %, contiguous -1.6..+2.3 %; over 16-key pages one per SM was
+/// 5-12 % slower (each tile's page entries read at its copies), so small pages keep two. Skip
+/// calls keep two per SM: one per SM made them 13-14 % slower (each CTA's decisions and V loads
+/// no longer overlap another CTA's K stream, as in the one-token kernel), and so does the
+/// calibration sweep, which counts what skip calls skip.
 /// `BLASST_DECODE_WARPS_ONE_PER_SM=0` keeps every call at two per SM, `=1` puts skip calls
 /// and calls over small pages at one per SM too (A/B switches).
 fn warps_one_cta_per_sm(d: &Desc) -> bool {
