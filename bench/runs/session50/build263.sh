@@ -4,6 +4,8 @@
 # patch is taken back out afterwards (also when a build fails), so the tree is left as it was.
 # Then: the device tool's run with carry [target/device, target/device-base] and the command
 # `OUT=$OUT bash bench/runs/session50/run263.sh`.
+# (Run in session 51; the patch has been in the tree since 92d0e6f, so this script now stops
+# where it applies it: a record of run 263, not a step to repeat.)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 patch=bench/runs/session49/merge-splits-by-warps.patch
