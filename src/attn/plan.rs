@@ -64,19 +64,12 @@ pub fn decode_warps(d: &Desc) -> bool {
         && crate::cuda::use_sm90_decode(d.gpu.sm90a, DECODE_WARPS_BLOCK_M as u32, kd)
         && !crate::switches::DECODE_WARPS.is("0")
 }
-/// The decode plan's target work units for a call of `block_m` packed rows: one wave of the
-/// decode kernel's CTAs on `d.gpu` (with `one_per_sm`, one CTA per multiprocessor: see
-/// `dense_one_cta_per_sm`), or `BLASST_DECODE_UNITS` (a tuning switch for benchmarks, read once
-/// per process; the CPU backend reads the same value).
-fn decode_target_units(d: &Desc, block_m: u32, one_per_sm: bool) -> usize {
-    units_override().unwrap_or_else(|| {
-        let per_sm = if one_per_sm {
-            1
-        } else {
-            crate::cuda::decode_ctas_per_sm(&d.gpu, d.kernel_dim(), block_m)
-        };
-        d.gpu.sms * per_sm
-    })
+/// The decode plan's target work units: one wave of `per_sm` CTAs per multiprocessor on `d.gpu`
+/// (the kernel's fit, or one: `dense_one_cta_per_sm`, `warps_one_cta_per_sm`), or
+/// `BLASST_DECODE_UNITS` (a tuning switch for benchmarks, read once per process; the CPU backend
+/// reads the same value).
+fn decode_target_units(d: &Desc, per_sm: usize) -> usize {
+    units_override().unwrap_or(d.gpu.sms * per_sm)
 }
 
 /// `BLASST_DECODE_UNITS`, read once per process.
@@ -235,22 +228,27 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
     // The splits that fill `target` CTA slots with `units` work units.
     let splits_filling = |target: usize| (target / units).min(max_by_len).clamp(1, MAX_SPLITS);
-    let splits_for =
-        |one_per_sm| splits_filling(decode_target_units(d, block_m as u32, one_per_sm));
-    let two_per_sm = splits_for(false);
+    let splits_for = |per_sm| splits_filling(decode_target_units(d, per_sm));
+    // The kernel's own fit (two CTAs per SM at d = 128).
+    let kernel_fit = || {
+        splits_for(crate::cuda::decode_ctas_per_sm(
+            &d.gpu,
+            d.kernel_dim(),
+            block_m as u32,
+        ))
+    };
     let splits = if warps {
-        let per_sm = if warps_one_cta_per_sm(d) {
+        splits_for(if warps_one_cta_per_sm(d) {
             1
         } else {
             crate::cuda::decode_warps_ctas_per_sm(&d.gpu, d.kernel_dim())
-        };
-        splits_filling(units_override().unwrap_or(d.gpu.sms * per_sm))
+        })
     } else if dense_one_cta_per_sm(d, block_m) {
-        Some(splits_for(true))
+        Some(splits_for(1))
             .filter(|&s| one_per_sm_splits_allowed(d, s))
-            .unwrap_or(two_per_sm)
+            .unwrap_or_else(kernel_fit)
     } else {
-        two_per_sm
+        kernel_fit()
     };
     AttnPlanInfo {
         phase: Phase::Decode.as_u32(),
