@@ -11,14 +11,8 @@ mkdir -p "$OUT"
 source bench/runs/common.sh
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv | tee -a "$LOG"
-precompile
-for sw in "BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma" "BLASST_DECODE_WARPS=0"; do
-  step "calibration sweep test, $sw"
-  echo "===== $sw" >> "$OUT/gpu-tests.log"
-  env $sw timeout 200 target/device/gpu_tests --test-threads=1 --nocapture calibration_sweep >> "$OUT/gpu-tests.log" 2>&1
-  echo "sweep test ($sw) exit $?" | tee -a "$LOG"
-  grep -E "test result|panicked" "$OUT/gpu-tests.log" | tail -2 | tee -a "$LOG"
-done
+# (run 266 precompiles, then runs the sweep test twice, into $OUT/gpu-tests.log.)
+OUT=$OUT bash bench/runs/session51/run266.sh
 case "$gpu" in
   *H200*)
     BENCH_TIMEOUT=$((560 - SECONDS)) bench_logged
