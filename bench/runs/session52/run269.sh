@@ -23,7 +23,7 @@ timeout 120 python3 bench/check_prefill.py --lib target/device/libblasst.so > "$
 echo "check_prefill exit $?" | tee -a "$LOG"
 grep -E "^BAD|mismatches" "$OUT/check.log" | head -5 | tee -a "$LOG"
 step "gpu tests at d = 128 (patched)"
-BLASST_TEST_HEAD_DIMS=128 timeout 200 target/device/gpu_tests --test-threads=1 skip_ calibration_sweep dense_matches > "$OUT/gpu-tests.log" 2>&1
+BLASST_TEST_HEAD_DIMS=128 timeout 200 target/device/gpu_tests --test-threads=1 skip_ calibration_sweep dense_matches padded_head_dims > "$OUT/gpu-tests.log" 2>&1
 echo "gpu tests exit $?" | tee -a "$LOG"
 grep -E "^test |test result|panicked" "$OUT/gpu-tests.log" | head -12 | tee -a "$LOG"
 AB_TIMEOUT=150 ab "non-causal 4K-32K" --noncausal --stats
