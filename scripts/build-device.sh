@@ -22,5 +22,11 @@ done < target/device-exes.txt
 cp target/release/blasst target/device/blasst
 cp target/release/libblasst.so target/device/libblasst.so
 cp target/release/examples/host_cost target/device/host_cost
+# What was built, for the run logs (bench/runs/common.sh `precompile` prints it): the commit, and
+# whether kernels/ or src/ differed from it (a patched build for an A/B, say).
+{
+  echo "commit $(git rev-parse --short HEAD)"
+  git diff --quiet HEAD -- kernels src Cargo.toml || echo "with uncommitted changes: $(git diff HEAD --stat -- kernels src Cargo.toml | tail -1)"
+} > target/device/build-info.txt
 strip --strip-debug target/device/gpu_tests target/device/gpu_threads target/device/gpu_contexts target/device/host_cost target/device/blasst target/device/libblasst.so || true
 ls -la target/device

@@ -37,6 +37,7 @@ step() { echo "=== $1 ($(date +%T))" | tee -a "$LOG"; }
 # needs one: the tests then load them. Compiled one at a time on first use, they had cost the
 # GPU tests ~65 s in the decode occupancy test alone (run 149).
 step "precompile"
+[ -f target/device/build-info.txt ] && sed 's/^/  build: /' target/device/build-info.txt | tee -a "$LOG"
 timeout 180 target/device/blasst precompile >> "$LOG" 2>&1
 echo "precompile exit $?" | tee -a "$LOG"
 # The padded head dims of the GPU tests (tests/gpu.rs padded_head_dims: kernels of their own,

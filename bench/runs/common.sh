@@ -12,6 +12,7 @@ step() { echo "=== $1 ($(date +%T))" | tee -a "$LOG"; }
 precompile() {
   local dir=${1:-target/device}
   step "precompile ($dir)"
+  [ -f "$dir/build-info.txt" ] && sed 's/^/  build: /' "$dir/build-info.txt" | tee -a "$LOG"
   timeout 120 "$dir/blasst" precompile > /dev/null 2>&1
   echo "precompile exit $?" | tee -a "$LOG"
 }

@@ -9,7 +9,7 @@ patch=bench/runs/session52/split-s-rs.patch
 git diff --quiet -- kernels/prefill_sm90.cu || { echo "kernels/prefill_sm90.cu has uncommitted changes: not touching it" >&2; exit 1; }
 bash scripts/build-device.sh > /tmp/build269-base.log 2>&1
 rm -rf target/device-base && mkdir -p target/device-base
-cp target/device/libblasst.so target/device/blasst target/device-base/
+cp target/device/libblasst.so target/device/blasst target/device/build-info.txt target/device-base/
 git apply "$patch"
 trap 'git apply -R "$patch"' EXIT
 bash scripts/build-device.sh > /tmp/build269-patch.log 2>&1
