@@ -1,7 +1,8 @@
 // Decode: split-KV Skip-Softmax for 1..8 query tokens per sequence (SPEC sections 1 and 2).
 //
-// One CTA = one work unit: (sequence, KV head, KV split). Its rows are the query tokens times
-// the query heads sharing the KV head (token-major), padded to MT*16 <= 64 rows; tiles are 64
+// One CTA = one work unit: (sequence, KV head, row tile, KV split). Its rows are the query tokens
+// times the query heads sharing the KV head (token-major), all of them unless the GPU's shared
+// memory needs row tiles (see the grid below), padded to MT*16 <= 64 rows; tiles are 64
 // keys, visited last to first; each of the 8 warps owns 8 keys of a tile for Q K^T and 1/8 of
 // the head dim for P V (small per-warp work, 16 warps per SM to hide latency: decode is issue-
 // and latency-bound long before it is bandwidth-bound at this occupancy).
@@ -117,24 +118,33 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
   float *red = (float *)(smem + (sP - sK) + PSLOTS * p_slot_bytes);  // [DWARPS][MAXROWS]
   float *m_ring = red + DWARPS * MAXROWS;                            // [PSLOTS][MAXROWS]
 
-  const int split = blockIdx.x, kh = blockIdx.y, b = blockIdx.z + p.batch0;
+  // Grid (splits, KV heads x row tiles, batch). The plan gives all packed rows (query tokens x
+  // the query heads of a KV head) one tile unless its shared memory would not fit the GPU
+  // (src/cuda/mod.rs portable_decode_block_m: e.g. 64 rows at d = 128 on a GPU of 100 KB); then
+  // row tiles of block_m rows, one CTA each, neighbours in the grid so that all but the first
+  // read the KV head's K and V from L2. This CTA's rows are r0 ... r0 + R - 1.
+  const int G = p.group;
+  const int row_tiles = (p.max_lq * G + p.block_m - 1) / p.block_m;
+  const int split = blockIdx.x, kh = blockIdx.y / row_tiles, b = blockIdx.z + p.batch0;
+  const int r0 = (blockIdx.y % row_tiles) * p.block_m;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const Seq s = load_seq(p, b);
-  const int G = p.group;
-  const int R = s.lq * G;
-  if (R == 0) return;
+  const int R = min(s.lq * G - r0, p.block_m);
+  if (R <= 0) return;  // a shorter sequence of a ragged batch
 
   const TileRange tr = decode_split_tiles(p, s, split, DBN);
   const int hi = tr.hi, n = tr.hi - tr.lo;
 
   const KvLoader LK = make_loader(p, s, b, kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
   const KvLoader LV = make_loader(p, s, b, kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
-  // Q rows: r -> (token r / G, head kh * G + r % G); rows >= R are zero.
+  // Q rows: r -> packed row r0 + r = (token (r0 + r) / G, head kh * G + (r0 + r) % G); rows >= R
+  // are zero.
   {
     const int chunk = threadIdx.x % CH;
     for (int r = threadIdx.x / CH; r < rows_pad; r += DTHREADS / CH) {
       const bool valid = r < R;
-      const u16 *src = p.q + (valid ? q_offset(p, s, b, r / G, kh * G + r % G, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
+      const int pr = r0 + r;
+      const u16 *src = p.q + (valid ? q_offset(p, s, b, pr / G, kh * G + pr % G, p.q_batch_stride, p.q_row_stride, p.q_head_stride) : 0);
       cp_async16(sQ + swz(r, chunk, CH), src + (dim_chunk(chunk) ? chunk * 8 : 0), valid && dim_chunk(chunk));
     }
   }
@@ -206,7 +216,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
         for (int hh = 0; hh < 2; ++hh) {
           const int row = mt * 16 + lane / 4 + hh * 8;
           if (need_mask) {
-            const int lim = p.causal ? row / G + s.lk - s.lq : s.lk - 1;
+            const int lim = p.causal ? (r0 + row) / G + s.lk - s.lq : s.lk - 1;
             #pragma unroll
             for (int e = 0; e < 2; ++e) {
               const int key = k0 + 2 * (lane % 4) + e;
@@ -361,7 +371,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
       for (int w = 0; w < DWARPS; ++w) l += red[w * MAXROWS + row];
       const float inv = l > 0.f ? 1.f / l : 0.f;
       const float lse = lse_of(m_run[mt][hh] * p.scale, l);
-      const int tok = row / G, head = kh * G + row % G;
+      const int tok = (r0 + row) / G, head = kh * G + (r0 + row) % G;
       if (p.num_splits == 1) {
         u16 *dst = p.o + q_offset(p, s, b, tok, head, p.o_batch_stride, p.o_row_stride, p.o_head_stride);
         #pragma unroll

@@ -617,10 +617,29 @@ mod tests {
             d.head_dim = hd;
             assert_eq!(default_plan(&d).block_m, bm, "d {hd} lq {lq}");
         }
-        // Elsewhere the portable kernel takes all packed rows as one tile: 32 rows, 1 tile.
+        // Elsewhere the portable kernel takes all packed rows as one tile where it fits: 32 rows,
+        // 1 tile.
         let mut d = desc(2, 16, 2, 4, 6000);
         d.gpu.sm90a = false;
         assert_eq!(default_plan(&d).block_m, 32);
+        // Where it does not (`cuda::portable_decode_block_m`), row tiles, each a work unit: on an
+        // A100 at d = 256, 6 tokens x GQA 8 (48 rows) as two tiles of 32, so 2 sequences x 2 KV
+        // heads x 2 tiles = 8 units, and the splits fill the GPU's CTA slots with those.
+        let mut d = desc(2, 32, 4, 6, 65536);
+        d.head_dim = 256;
+        d.gpu = crate::cuda::GpuShape {
+            sms: 108,
+            sm90a: false,
+            smem_per_sm: 164 * 1024,
+        };
+        let pl = default_plan(&d);
+        let per_sm = crate::cuda::decode_ctas_per_sm(&d.gpu, 256, 32);
+        assert_eq!(pl.block_m, 32);
+        assert_eq!(
+            pl.num_kv_splits as usize,
+            (108 * per_sm / 16).min(MAX_SPLITS),
+            "{per_sm} per SM"
+        );
         // Prefill: one split, 16 x 64 tiles, last to first.
         let pl = default_plan(&desc(1, 32, 8, 9, 4096));
         assert_eq!(

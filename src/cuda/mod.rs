@@ -1037,8 +1037,8 @@ pub(crate) fn use_sm90_decode(sm90a: bool, block_m: u32, head_dim: usize) -> boo
 /// packed rows on a GPU like `g`. On Hopper, up to `decode90_tiled_rows` rows run the Hopper
 /// decode kernel: one tile if they fit it (`decode90_max_rows`: 16, at d = 256 8), otherwise
 /// several tiles of its size, one CTA each, reading the same K and V (the tiles of one KV head
-/// are neighbouring CTAs, so all but the first read them from L2). Otherwise all rows (at most
-/// `plan::DECODE_MAX_BLOCK_M`) are one tile of the portable kernel. Reads
+/// are neighbouring CTAs, so all but the first read them from L2). Otherwise the rows (at most
+/// `plan::DECODE_MAX_BLOCK_M`) run the portable kernel: `portable_decode_block_m`. Reads
 /// `BLASST_DECODE_KERNEL` like the launch.
 pub fn decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
     let one = rows.min(crate::attn::plan::DECODE_MAX_BLOCK_M);
@@ -1048,8 +1048,27 @@ pub fn decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
     {
         tile
     } else {
-        one
+        portable_decode_block_m(g, head_dim, one)
     }
+}
+
+/// The portable decode kernel's row tile for `rows` packed rows on a GPU like `g`: all of them
+/// where one CTA of that many rows fits a multiprocessor's shared memory (every call on the
+/// H100/H200 and B200; on an A100 up to 32 rows at d = 256, on the GPUs of 100 KB up to 48 rows
+/// at d = 128). Otherwise the fewest row tiles that fit, of equal size rounded up to 16 rows, one
+/// CTA each (kernels/decode.cu; the CPU backend follows the plan's tiles): e.g. speculative
+/// decoding of 8 tokens x GQA 8 (64 rows) at d = 128 on an RTX 4090 as two tiles of 32, which
+/// before session 52 was refused. Where not even 16 rows fit (d = 256 on a GPU of 100 KB: its
+/// two K/V stages alone take 128 KB), all rows, and the launch refuses the call (`check_smem`).
+fn portable_decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
+    let stages = nvrtc::decode_stages(head_dim, g.smem_per_sm);
+    let fits = |m: usize| decode_cta_smem(head_dim, m, stages) <= g.smem_per_sm;
+    // The tile of `tiles` tiles: the rows shared out evenly, rounded up to 16 (the kernel's m16
+    // atoms), at most all of them.
+    (1..=rows.div_ceil(16))
+        .map(|tiles| (rows.div_ceil(tiles).div_ceil(16) * 16).min(rows))
+        .find(|&m| fits(m))
+        .unwrap_or(rows)
 }
 
 /// Must match the layout in kernels/decode_sm90.cu: K and V buffers of 64 swizzled rows, the
@@ -1441,15 +1460,6 @@ unsafe fn launch_in(
             };
             let sm90 = matches!(k.family, Family::DecodeSm90 | Family::DecodeWarps);
             let row_tiles = (d.max_lq * d.group).div_ceil(d.plan.block_m as usize);
-            // Only the Hopper kernel takes row tiles; the plan gives the portable kernel all rows
-            // as one (both read BLASST_DECODE_KERNEL: a change between the plan and the launch
-            // must not run the portable kernel on the first tile only).
-            if !sm90 && row_tiles > 1 {
-                return Err(Error::Unsupported(format!(
-                    "decode plan of {row_tiles} row tiles of {} rows: only the Hopper decode kernel runs row tiles (BLASST_DECODE_KERNEL changed during the call?)",
-                    d.plan.block_m
-                )));
-            }
             let v = variant(k.family);
             // The kernel the launch is sized for is the one compiled (both from this GPU's
             // shared memory).
@@ -1472,7 +1482,8 @@ unsafe fn launch_in(
                 // neighbouring CTAs.
                 ((d.hkv * row_tiles) as u32, splits as u32, d.batch as u32)
             } else {
-                (splits as u32, d.hkv as u32, d.batch as u32)
+                // kernels/decode.cu: the row tiles of one KV head are neighbouring CTAs.
+                (splits as u32, (d.hkv * row_tiles) as u32, d.batch as u32)
             };
             // The portable kernel's shared memory grows with the packed rows (at d = 256 and
             // more than 32 rows it exceeds the 163 KB an sm_80 block may use): the function is
@@ -1815,8 +1826,8 @@ mod tests {
     /// Every kernel's dynamic shared memory plus its few static bytes (mbarriers, vote and
     /// count scratch, the sweep's per-warp counters: < 2 KB) must fit the 227 KB a CTA may use
     /// on sm_90 (the Hopper decode kernel runs 3 / 2 / 1 CTAs per SM at d = 64 / 128 / 256). The portable
-    /// kernels also fit sm_80's 163 KB, except decode at d = 256 with more than 32 packed rows
-    /// (refused there with BLASST_ERROR_UNSUPPORTED).
+    /// kernels also fit sm_80's 163 KB, except decode at d = 256 with tiles of more than 32 packed
+    /// rows (which the plan does not make there: `portable_row_tiles_fit_the_gpu`).
     #[test]
     fn shared_memory_fits_one_cta() {
         const SM90_MAX_SMEM_PER_CTA: usize = 227 * 1024;
@@ -1895,11 +1906,67 @@ mod tests {
         }
     }
 
+    /// The portable decode kernel's row tiles (`portable_decode_block_m`): all packed rows where
+    /// they fit one CTA, else the fewest equal tiles (multiples of 16) that fit; the plan's
+    /// tiles then cover every row. An H100/H200 running the portable kernel keeps one tile of up
+    /// to 64 rows; an A100 cuts d = 256 beyond 32 rows (48 and 64 rows: two tiles of 32); a GPU of
+    /// 100 KB cuts d = 128 beyond 48 rows (64: two of 32) and keeps d = 64 whole; d = 256 fits
+    /// nowhere there (all rows, refused at launch).
+    #[test]
+    fn portable_row_tiles_fit_the_gpu() {
+        let gpu = |kb: usize| GpuShape {
+            sms: 100,
+            sm90a: false,
+            smem_per_sm: kb * 1024,
+        };
+        // (KB per SM, head dim, packed rows, tile)
+        for (kb, hd, rows, tile) in [
+            (228, 64, 64, 64),
+            (228, 128, 64, 64),
+            (228, 256, 64, 64),
+            (164, 256, 32, 32),
+            (164, 256, 33, 32),
+            (164, 256, 48, 32),
+            (164, 256, 64, 32),
+            (164, 128, 64, 64),
+            (100, 64, 64, 64),
+            (100, 128, 48, 48),
+            (100, 128, 49, 32),
+            (100, 128, 64, 32),
+            (100, 128, 8, 8),
+            (100, 256, 8, 8),
+            (100, 256, 64, 64),
+        ] {
+            let g = gpu(kb);
+            let m = decode_block_m(&g, hd, rows);
+            assert_eq!(m, tile, "{kb} KB, d = {hd}, {rows} rows");
+            let stages = nvrtc::decode_stages(hd, g.smem_per_sm);
+            let fits = decode_cta_smem(hd, m, stages) <= g.smem_per_sm;
+            // What the plan makes fits, but where nothing does (d = 256 on 100 KB).
+            assert_eq!(
+                fits,
+                !(kb == 100 && hd == 256),
+                "{kb} KB, d = {hd}, {rows} rows"
+            );
+            // No fewer tiles would fit.
+            let tiles = rows.div_ceil(m);
+            if tiles > 1 {
+                let fewer = rows.div_ceil(tiles - 1).div_ceil(16) * 16;
+                assert!(
+                    decode_cta_smem(hd, fewer.min(rows), stages) > g.smem_per_sm,
+                    "{kb} KB, d = {hd}, {rows} rows: {} tiles of {fewer} would fit",
+                    tiles - 1
+                );
+            }
+        }
+    }
+
     /// Decode on GPUs of 100 KB per multiprocessor (compute capability 8.6, 8.9, 12.x: RTX 30/40/50,
     /// A10, L4, L40S): the portable kernel's pipeline is made shallower (2 stages) so that calls
     /// of up to 48 packed rows at d = 128 and 64 at d = 64 fit the 99 KB a block may use (with
     /// the tuned 3 stages at d = 128 not even one row did), two CTAs per SM at d = 64 and one at
-    /// d = 128; d = 128 beyond 48 rows and d = 256 are refused there with a message. An A100
+    /// d = 128; a tile of d = 128 beyond 48 rows and d = 256 are refused there with a message
+    /// (the plan cuts more rows into tiles that fit: `portable_row_tiles_fit_the_gpu`). An A100
     /// (164 KB) gets 4 / 2 / 2 stages, which keep two CTAs per SM at d <= 128; the H100/H200 keep
     /// the tuned 5 / 3 / 2; `arch_smem_per_sm` gives each NVRTC target its GPUs' size.
     #[test]
