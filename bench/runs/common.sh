@@ -57,7 +57,7 @@ emulated_gpu_tests() {
   local smem=$1 dims=$2 name=$3 padded=${4-}
   step "gpu tests emulating $smem bytes of shared memory per SM, head dims $dims, padded $padded"
   BLASST_SMEM_PER_SM=$smem BLASST_TEST_HEAD_DIMS=$dims BLASST_TEST_PADDED_HEAD_DIMS=$padded BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma \
-    timeout 200 target/device/gpu_tests --test-threads=1 --skip decode_plan_counts > "$OUT/gpu-tests-$name.log" 2>&1
+    timeout "${EMULATED_TIMEOUT:-330}" target/device/gpu_tests --test-threads=1 --skip decode_plan_counts > "$OUT/gpu-tests-$name.log" 2>&1
   echo "gpu tests (emulating $smem) exit $?" | tee -a "$LOG"
   grep -E "test result|panicked|FAILED" "$OUT/gpu-tests-$name.log" | head -5 | tee -a "$LOG"
 }
