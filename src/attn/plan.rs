@@ -207,8 +207,9 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
         };
     }
     let rows = d.max_lq * d.group;
-    // Row tiles of the decode kernel that runs the call (one tile on the portable kernel, up to
-    // four of 16 rows on Hopper's: `cuda::decode_block_m`).
+    // Row tiles of the decode kernel that runs the call (on the portable kernel one tile where
+    // it fits the GPU's shared memory, else the fewest that do; on Hopper's up to four of 16
+    // rows: `cuda::decode_block_m`).
     let warps = decode_warps(d);
     let block_m = if warps {
         DECODE_WARPS_BLOCK_M
