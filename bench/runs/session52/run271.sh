@@ -13,9 +13,7 @@ mkdir -p "$OUT"
 source bench/runs/common.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$LOG"
 precompile
-timeout 60 target/device/blasst precompile --head-dims 40,96,160 > /dev/null 2>&1
-emulated_gpu_tests 167936 64,128,256 a100 40,96,160
-emulated_gpu_tests 102400 64,128 smem100k 40,96
+emulated_both
 left=$((590 - SECONDS))
 if [ "$left" -gt 60 ]; then
   step "memcheck, 100 KB emulation, d = 128, dense and tile by tile"
