@@ -240,8 +240,9 @@ fn parse_delay_ns(v: Option<&str>) -> std::result::Result<u32, String> {
 /// (164 KB) gets 4 / 2 / 2, two CTAs per SM at d <= 128 (until session 31 it ran 5 and 3 stages,
 /// one CTA per SM); GPUs of 100 KB (compute capability 8.6, 8.9 and 12.x) get 2 / 2 / 2, where
 /// until session 31 every call at d = 128 was refused (3 stages need 111 KB for one query row, a
-/// block may have 99 KB there). Calls whose rows need more than the GPU allows are refused with a
-/// message (`check_smem`: d = 256 on 100 KB GPUs, d = 128 beyond 48 rows there).
+/// block may have 99 KB there). Packed rows that do not fit one CTA run as row tiles that do
+/// (since session 52: `cuda::portable_decode_block_m`, e.g. d = 128 beyond 48 rows there); where
+/// not even 16 rows fit (d = 256 on 100 KB GPUs) the call is refused with a message (`check_smem`).
 /// `BLASST_DECODE_STAGES` (2..=8) overrides the depth everywhere, for tuning experiments.
 pub fn decode_stages(head_dim: usize, smem_per_sm: usize) -> usize {
     static OVERRIDE: OnceLock<Option<usize>> = OnceLock::new();
