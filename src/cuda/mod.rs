@@ -1485,9 +1485,11 @@ unsafe fn launch_in(
                 // kernels/decode.cu: the row tiles of one KV head are neighbouring CTAs.
                 (splits as u32, (d.hkv * row_tiles) as u32, d.batch as u32)
             };
-            // The portable kernel's shared memory grows with the packed rows (at d = 256 and
-            // more than 32 rows it exceeds the 163 KB an sm_80 block may use): the function is
-            // set up for the most this GPU allows, and a call that needs more is refused.
+            // The portable kernel's shared memory grows with its tile's packed rows (at d = 256
+            // and more than 32 rows it exceeds the 163 KB an sm_80 block may use; the plan then
+            // cuts the rows into tiles that fit: `portable_decode_block_m`): the function is set
+            // up for the most this GPU allows, and a call that still needs more (d = 256 on a GPU
+            // of 100 KB) is refused.
             check_smem(ctx.max_smem, smem, d)?;
             let f = function(ctx, &v, max_smem.min(ctx.max_smem))?;
             // The decode kernel's launches (`cluster` CTAs per cluster, 1: none), one per 65535
