@@ -40,6 +40,16 @@ impl Switch {
     pub(crate) fn is(&self, value: &str) -> bool {
         self.test(|v| v.is_some_and(|v| v.trim() == value))
     }
+
+    /// A switch that forces a rule on (`=1`) or off (`=0`): the rule's value, `default()` when
+    /// the switch is unset or set to anything else.
+    pub(crate) fn forced_or(&self, default: impl Fn() -> bool) -> bool {
+        self.test(|v| match v.map(str::trim) {
+            Some("1") => true,
+            Some("0") => false,
+            _ => default(),
+        })
+    }
 }
 
 fn live() -> bool {

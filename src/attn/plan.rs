@@ -147,11 +147,8 @@ fn dense_one_cta_per_sm(d: &Desc, block_m: usize) -> bool {
 fn dense_on_whole_pages(d: &Desc) -> bool {
     d.factor == 0.0
         && d.paged.as_ref().is_none_or(|pg| {
-            crate::switches::DECODE_PAGED_ONE_PER_SM.test(|v| match v.map(str::trim) {
-                Some("1") => true,
-                Some("0") => false,
-                _ => pg.page_size >= PAGED_ONE_PER_SM_MIN_PAGE,
-            })
+            crate::switches::DECODE_PAGED_ONE_PER_SM
+                .forced_or(|| pg.page_size >= PAGED_ONE_PER_SM_MIN_PAGE)
         })
 }
 
@@ -171,11 +168,7 @@ fn dense_on_whole_pages(d: &Desc) -> bool {
 /// `BLASST_DECODE_WARPS_ONE_PER_SM=0` keeps every call at two per SM, `=1` puts skip calls
 /// and calls over small pages at one per SM too (A/B switches).
 fn warps_one_cta_per_sm(d: &Desc) -> bool {
-    crate::switches::DECODE_WARPS_ONE_PER_SM.test(|v| match v.map(str::trim) {
-        Some("1") => true,
-        Some("0") => false,
-        _ => dense_on_whole_pages(d),
-    })
+    crate::switches::DECODE_WARPS_ONE_PER_SM.forced_or(|| dense_on_whole_pages(d))
 }
 
 /// The split counts a one-CTA-per-SM dense plan may take (`dense_one_cta_per_sm`): 2 or more
