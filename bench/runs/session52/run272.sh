@@ -21,11 +21,5 @@ for emu in "102400 128" "167936 256"; do
     echo "memcheck at $1 bytes per SM left out ($SECONDS s)" | tee -a "$LOG"
     continue
   fi
-  step "memcheck, $1 bytes per SM, d = $2, dense and tile by tile (portable kernels)"
-  echo "===== $1 d = $2" >> "$OUT/memcheck.log"
-  BLASST_SMEM_PER_SM=$1 BLASST_TEST_HEAD_DIMS=$2 BLASST_TEST_PADDED_HEAD_DIMS= BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma \
-    timeout $left compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
-    dense_matches skip_decisions_match_the_cpu_tile_by_tile >> "$OUT/memcheck.log" 2>&1
-  echo "memcheck ($1, d = $2) exit $?" | tee -a "$LOG"
-  grep -E "ERROR SUMMARY|test result|panicked" "$OUT/memcheck.log" | tail -3 | tee -a "$LOG"
+  emulated_memcheck "$1" "$2" "$left"
 done
