@@ -43,8 +43,9 @@ fn max_diff(a: &[f32], b: &[f32], offs: &Built) -> f32 {
 }
 
 /// The head dims the GPU tests cover: 64, 128 and 256, or those listed in `BLASST_TEST_HEAD_DIMS`
-/// (e.g. `64,128`: a GPU of 100 KB shared memory per SM, or the H200 emulating one with
-/// `BLASST_SMEM_PER_SM=102400`, refuses head dim 256).
+/// (e.g. `128`; on a GPU of 100 KB shared memory per SM, or the H200 emulating one with
+/// `BLASST_SMEM_PER_SM=102400`, head dim 256 runs the compact prefill kernel, decode-shaped calls
+/// too, since session 53).
 fn head_dims() -> Vec<usize> {
     usizes_from_env("BLASST_TEST_HEAD_DIMS", &[64, 128, 256])
 }
@@ -52,7 +53,7 @@ fn head_dims() -> Vec<usize> {
 /// The head dims below a kernel's that the GPU tests cover: 40, 96 and 160, which run on the
 /// d = 64, 128 and 256 kernels with their columns past the head dim zero-filled
 /// (`blasst::attn::gpu_kernel_dim`), or those listed in `BLASST_TEST_PADDED_HEAD_DIMS` (empty:
-/// none; a GPU of 100 KB refuses 160 as it refuses 256).
+/// none).
 fn padded_head_dims() -> Vec<usize> {
     usizes_from_env("BLASST_TEST_PADDED_HEAD_DIMS", &[40, 96, 160])
 }

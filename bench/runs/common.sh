@@ -61,12 +61,13 @@ emulated_gpu_tests() {
   echo "gpu tests (emulating $smem) exit $?" | tee -a "$LOG"
   grep -E "test result|panicked|FAILED" "$OUT/gpu-tests-$name.log" | head -5 | tee -a "$LOG"
 }
-# The GPU tests under both emulations, an A100 (head dims 64/128/256, padded 40/96/160) and a GPU
-# of 100 KB (64/128, padded 40/96), the padded head dims' kernels compiled first (since session 52).
+# The GPU tests under both emulations, an A100 and a GPU of 100 KB (head dims 64/128/256, padded
+# 40/96/160; the 100 KB one at 64/128, padded 40/96 before session 53, when d = 256 was refused
+# there), the padded head dims' kernels compiled first (since session 52).
 emulated_both() {
   timeout 60 target/device/blasst precompile --head-dims 40,96,160 > /dev/null 2>&1
   emulated_gpu_tests 167936 64,128,256 a100 40,96,160
-  emulated_gpu_tests 102400 64,128 smem100k 40,96
+  emulated_gpu_tests 102400 64,128,256 smem100k 40,96,160
 }
 # memcheck over the dense and tile-by-tile GPU tests emulating a GPU of $1 bytes of shared memory
 # per SM with the portable kernels, at head dim $2, for at most $3 seconds, appended to

@@ -188,8 +188,12 @@ pub fn is_decode(max_lq: usize, group: usize) -> bool {
     max_lq <= DECODE_MAX_SEQLEN_Q && max_lq * group <= DECODE_MAX_BLOCK_M
 }
 
+/// The plan of a call on `d.gpu`: prefill (16-row tiles of one query head, 64-key tiles, one
+/// split) for calls of many query rows, and for decode-shaped ones where no decode kernel fits
+/// the GPU (`cuda::decode_fits`: d = 256 on the GPUs of 100 KB, which the prefill kernel runs in
+/// its compact layout); otherwise the decode plan below.
 pub fn default_plan(d: &Desc) -> AttnPlanInfo {
-    if !is_decode(d.max_lq, d.group) {
+    if !is_decode(d.max_lq, d.group) || !crate::cuda::decode_fits(&d.gpu, d.kernel_dim()) {
         return AttnPlanInfo {
             phase: Phase::Prefill.as_u32(),
             block_m: PREFILL_BLOCK_M,
@@ -646,5 +650,39 @@ mod tests {
             ),
             (Phase::Prefill.as_u32(), 16, 64, 1, 1)
         );
+    }
+
+    /// On a GPU of 100 KB (an RTX 4090, an L40S) no decode kernel fits d = 256 (nor 160, which
+    /// runs on the d = 256 kernel): decode-shaped calls take the prefill plan there, which the
+    /// prefill kernel's compact layout runs, rather than being refused; d = 128 keeps its decode
+    /// plan there, and an A100 keeps decode at d = 256.
+    #[test]
+    fn decode_at_d256_on_gpus_of_100_kb_takes_the_prefill_plan() {
+        let gpu = |sms, smem_kb: usize| crate::cuda::GpuShape {
+            sms,
+            sm90a: false,
+            smem_per_sm: smem_kb * 1024,
+        };
+        for (hd, lq, g, phase) in [
+            (256, 1, gpu(128, 100), Phase::Prefill),
+            (160, 1, gpu(128, 100), Phase::Prefill),
+            (256, 8, gpu(128, 100), Phase::Prefill),
+            (128, 1, gpu(128, 100), Phase::Decode),
+            (128, 8, gpu(128, 100), Phase::Decode),
+            (256, 1, gpu(108, 164), Phase::Decode),
+            (256, 1, crate::cuda::GpuShape::nominal(), Phase::Decode),
+        ] {
+            let mut d = desc(2, 32, 8, lq, 30000);
+            d.head_dim = hd;
+            d.gpu = g;
+            let pl = default_plan(&d);
+            assert_eq!(pl.phase, phase.as_u32(), "d {hd} lq {lq} on {g:?}");
+            if phase == Phase::Prefill {
+                assert_eq!(
+                    (pl.block_m, pl.block_n, pl.num_kv_splits, pl.reverse_kv),
+                    (16, 64, 1, 1)
+                );
+            }
+        }
     }
 }

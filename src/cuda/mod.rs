@@ -1052,14 +1052,26 @@ pub fn decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
     }
 }
 
+/// Whether a decode kernel runs a call at `head_dim` on a GPU like `g` at all: on Hopper the
+/// Hopper decode kernels (they fit every head dim), elsewhere the portable one where a tile of 16
+/// packed rows fits a multiprocessor's shared memory. Not at d = 256 (and the padded head dims it
+/// runs) on the GPUs of 100 KB: its two K/V stages alone take 128 KB. There decode-shaped calls
+/// take the prefill plan and kernel instead (`plan::default_plan`; since session 53: refused
+/// before): correct, no split-KV.
+pub fn decode_fits(g: &GpuShape, head_dim: usize) -> bool {
+    use_sm90_decode(g.sm90a, nvrtc::decode90_max_rows(head_dim), head_dim)
+        || decode_cta_smem(head_dim, 16, nvrtc::decode_stages(head_dim, g.smem_per_sm))
+            <= g.smem_per_sm
+}
+
 /// The portable decode kernel's row tile for `rows` packed rows on a GPU like `g`: all of them
 /// where one CTA of that many rows fits a multiprocessor's shared memory (every call on the
 /// H100/H200 and B200; on an A100 up to 32 rows at d = 256, on the GPUs of 100 KB up to 48 rows
 /// at d = 128). Otherwise the fewest row tiles that fit, of equal size rounded up to 16 rows, one
 /// CTA each (kernels/decode.cu; the CPU backend follows the plan's tiles): e.g. speculative
 /// decoding of 8 tokens x GQA 8 (64 rows) at d = 128 on an RTX 4090 as two tiles of 32, which
-/// before session 52 was refused. Where not even 16 rows fit (d = 256 on a GPU of 100 KB: its
-/// two K/V stages alone take 128 KB), all rows, and the launch refuses the call (`check_smem`).
+/// before session 52 was refused. Where not even 16 rows fit (d = 256 on a GPU of 100 KB), all
+/// rows; the plan does not take the decode kernel there (`decode_fits`).
 fn portable_decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
     let stages = nvrtc::decode_stages(head_dim, g.smem_per_sm);
     let fits = |m: usize| decode_cta_smem(head_dim, m, stages) <= g.smem_per_sm;
@@ -2044,8 +2056,9 @@ mod tests {
 
     /// The portable prefill kernel's compact layout (64-row CTAs, one V buffer: 48 KB at
     /// d = 128) on the GPUs of 100 KB, where two of its CTAs fit (static bytes, reserve and all)
-    /// and one of the usual 80 KB; not where the usual layout already fits as many (d = 64 there,
-    /// an A100, an H100/H200), nor at d = 256.
+    /// and one of the usual 80 KB, and at d = 256, where one fits (96 KB) and none of the usual
+    /// 160 KB; not where the usual layout already fits as many (d = 64 there, d = 256 on an
+    /// A100, an H100/H200).
     #[test]
     fn prefill_compact_layout_where_it_fits_more_ctas() {
         const SM86: usize = 100 * 1024;
@@ -2054,10 +2067,17 @@ mod tests {
         assert_eq!(SM86 / prefill_cta_smem(128, true), 2);
         assert_eq!(SM86 / prefill_cta_smem(128, false), 1);
         assert!(prefill_smem(128, true) + 640 <= SM86 - RESERVED_SMEM_PER_CTA);
+        // d = 256: 96 KB, within the 99 KB a block may have there.
+        assert_eq!(prefill_smem(256, true), 96 * 1024);
+        assert_eq!(SM86 / prefill_cta_smem(256, true), 1);
+        assert_eq!(SM86 / prefill_cta_smem(256, false), 0);
+        assert!(prefill_smem(256, true) + 640 <= SM86 - RESERVED_SMEM_PER_CTA);
         for (hd, smem, compact) in [
             (128, SM86, true),
             (64, SM86, false),
-            (256, SM86, false),
+            (256, SM86, true),
+            (256, 164 * 1024, false),
+            (256, 228 * 1024, false),
             (128, 164 * 1024, false),
             (64, 164 * 1024, false),
             (128, 228 * 1024, false),

@@ -270,17 +270,18 @@ pub fn decode_stages(head_dim: usize, smem_per_sm: usize) -> usize {
 /// Whether the portable prefill kernel (kernels/prefill.cu) takes its compact layout on a GPU with
 /// `smem_per_sm` bytes of shared memory per multiprocessor: 64 query rows per CTA (4 warps of one
 /// m16 atom) and one V buffer, 48 KB at d = 128 against the 80 KB of the usual 128 rows, two V
-/// buffers and two atoms per warp. Taken at d <= 128 where it fits more CTAs per SM (at most its
-/// launch bounds' 2): on the GPUs of 100 KB (compute capability 8.6, 8.9, 12.x) at d = 128 two
-/// CTAs instead of one, as FlashAttention-2 runs 64 x 64 tiles of 4 warps there. The A100 and
-/// the H100/H200 (whose portable kernel runs only with `BLASST_PREFILL_KERNEL=mma`) keep the usual
-/// layout; d = 256 too (its compact layout has not run on a GPU: on the 100 KB GPUs it is refused).
+/// buffers and two atoms per warp. Taken where it fits more CTAs per SM (at most its launch
+/// bounds': 2, at d = 256 1): on the GPUs of 100 KB (compute capability 8.6, 8.9, 12.x) at
+/// d = 128 two CTAs instead of one, as FlashAttention-2 runs 64 x 64 tiles of 4 warps there, and
+/// at d = 256 one instead of none (96 KB against 160; since session 53: refused before). The
+/// A100 and the H100/H200 (whose portable kernel runs only with `BLASST_PREFILL_KERNEL=mma`) keep
+/// the usual layout.
 pub fn prefill_compact(head_dim: usize, smem_per_sm: usize) -> bool {
     let fit = |compact| {
         let bound = if head_dim <= 128 { 2 } else { 1 };
         (smem_per_sm / super::prefill_cta_smem(head_dim, compact)).min(bound)
     };
-    head_dim <= 128 && fit(true) > fit(false)
+    fit(true) > fit(false)
 }
 
 /// Shared memory per multiprocessor of the GPUs of an NVRTC target such as `sm_86` (the CUDA
