@@ -33,8 +33,9 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     // families (wgmma prefill, decode on mbarrier-completed copies) only for sm_90a. Each
     // architecture's list sizes the portable decode kernel's pipeline for its GPUs' shared
     // memory; sm_86 (100 KB: also sm_89 and sm_120) adds the portable decode kernels of the
-    // shallower pipelines those GPUs run (d = 64 and 128; at d = 256 they are refused) and the
-    // compact portable prefill kernels (d = 128). At d = 128 the Hopper decode kernel also has
+    // shallower pipelines those GPUs run (d = 64 and 128; at d = 256 no decode kernel fits there
+    // and the prefill kernel runs decode-shaped calls) and the compact portable prefill kernels
+    // (d = 128 and, since session 53, 256). At d = 128 the Hopper decode kernel also has
     // the row-tile warps kernel beside it (`Family::DecodeWarps`: 2 dtypes x 3 modes x 2
     // layouts, sm_90a; sessions 44-47 also built a three-CTAs-per-SM decode kernel, 12 more).
     let mut jobs: Vec<(&str, Variant)> = vec![];
@@ -66,12 +67,23 @@ fn all_variants_compile_for_sm80_and_sm90a() {
         })
         .collect();
     assert_eq!(padded.len(), 3 * (2 * 2 * 2 + 2) + 3 * (4 * 2 * 2 + 2 + 2));
+    // And d = 160 on the d = 256 kernel's compact prefill layout, which the GPUs of 100 KB run
+    // (sm_86; bf16, dense and Skip-Softmax, contiguous and paged).
+    let compact160: Vec<(&str, Variant)> = Variant::for_head_dim(arch_smem_per_sm("sm_86"), 160)
+        .unwrap()
+        .into_iter()
+        .filter(|v| v.compact && v.bf16 && !v.sweep)
+        .map(|v| ("sm_86", v))
+        .collect();
+    assert_eq!(compact160.len(), 4);
     assert!(
         padded
             .iter()
+            .chain(&compact160)
             .all(|(_, v)| v.name().contains(&format!("_d{}p{}", v.dim, v.head_dim)))
     );
     jobs.extend(padded);
+    jobs.extend(compact160);
     let n = jobs.len();
     // Compiled on all cores at once (rayon), as an engine's threads may make their first calls
     // (the library's caches compile different variants concurrently; NVRTC is thread-safe
@@ -79,7 +91,10 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     let t0 = std::time::Instant::now();
     jobs.par_iter()
         .for_each(|(arch, v)| compiles_cleanly(v, arch));
-    assert_eq!(n, 2 * 3 * 29 * 2 - 2 * 3 * 15 + 2 * 2 * 6 + 2 * 6 + 90 + 12);
+    assert_eq!(
+        n,
+        2 * 3 * 29 * 2 - 2 * 3 * 15 + 2 * 2 * 6 + 2 * 6 + 90 + 12 + 12 + 4
+    );
     println!(
         "{n} (variant, architecture) pairs compiled on {} threads in {:.1} s",
         rayon::current_num_threads(),
