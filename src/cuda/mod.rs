@@ -1500,8 +1500,9 @@ unsafe fn launch_in(
             // The portable kernel's shared memory grows with its tile's packed rows (at d = 256
             // and more than 32 rows it exceeds the 163 KB an sm_80 block may use; the plan then
             // cuts the rows into tiles that fit: `portable_decode_block_m`): the function is set
-            // up for the most this GPU allows, and a call that still needs more (d = 256 on a GPU
-            // of 100 KB) is refused.
+            // up for the most this GPU allows, and a call that still needs more is refused (none
+            // the default plan makes: at d = 256 on a GPU of 100 KB it is a prefill plan,
+            // `decode_fits`; a caller's decode plan there on the CPU only).
             check_smem(ctx.max_smem, smem, d)?;
             let f = function(ctx, &v, max_smem.min(ctx.max_smem))?;
             // The decode kernel's launches (`cluster` CTAs per cluster, 1: none), one per 65535
@@ -1979,8 +1980,9 @@ mod tests {
     /// A10, L4, L40S): the portable kernel's pipeline is made shallower (2 stages) so that calls
     /// of up to 48 packed rows at d = 128 and 64 at d = 64 fit the 99 KB a block may use (with
     /// the tuned 3 stages at d = 128 not even one row did), two CTAs per SM at d = 64 and one at
-    /// d = 128; a tile of d = 128 beyond 48 rows and d = 256 are refused there with a message
-    /// (the plan cuts more rows into tiles that fit: `portable_row_tiles_fit_the_gpu`). An A100
+    /// d = 128; a tile of d = 128 beyond 48 rows and d = 256 do not fit there (the plan cuts more
+    /// rows into tiles that fit: `portable_row_tiles_fit_the_gpu`; at d = 256 no decode kernel
+    /// fits, `decode_fits`, and the plan is prefill's). An A100
     /// (164 KB) gets 4 / 2 / 2 stages, which keep two CTAs per SM at d <= 128; the H100/H200 keep
     /// the tuned 5 / 3 / 2; `arch_smem_per_sm` gives each NVRTC target its GPUs' size.
     #[test]
@@ -1999,6 +2001,8 @@ mod tests {
         let mut d = crate::attn::test_desc(1, 32, 8, 1, 4096);
         for (hd, stages, max_rows, ctas) in [(64, 2, 64, 2), (128, 2, 48, 1), (256, 2, 0, 1)] {
             assert_eq!(nvrtc::decode_stages(hd, SM86), stages, "d = {hd}");
+            assert_eq!(decode_fits(&small, hd), max_rows > 0, "d = {hd}");
+            assert!(decode_fits(&a100, hd) && decode_fits(&GpuShape::nominal(), hd));
             d.head_dim = hd;
             for rows in 1..=64u32 {
                 let k = decode_kernel(&small, rows, hd);

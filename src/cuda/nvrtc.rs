@@ -242,7 +242,7 @@ fn parse_delay_ns(v: Option<&str>) -> std::result::Result<u32, String> {
 /// until session 31 every call at d = 128 was refused (3 stages need 111 KB for one query row, a
 /// block may have 99 KB there). Packed rows that do not fit one CTA run as row tiles that do
 /// (since session 52: `cuda::portable_decode_block_m`, e.g. d = 128 beyond 48 rows there); where
-/// not even 16 rows fit (d = 256 on 100 KB GPUs) the call is refused with a message (`check_smem`).
+/// not even 16 rows fit (d = 256 on 100 KB GPUs) the plan is prefill's (`cuda::decode_fits`).
 /// `BLASST_DECODE_STAGES` (2..=8) overrides the depth everywhere, for tuning experiments.
 pub fn decode_stages(head_dim: usize, smem_per_sm: usize) -> usize {
     static OVERRIDE: OnceLock<Option<usize>> = OnceLock::new();
