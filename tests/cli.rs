@@ -57,6 +57,36 @@ fn plan_prints_decode_row_tiles() {
     assert!(!s.contains("packed rows"), "{s}");
 }
 
+#[test]
+fn plan_for_other_gpus() {
+    // An A100's decode plan: the portable kernel, two CTAs per multiprocessor of 108 at d = 128
+    // (27 splits at 128K keys), one at d = 256 (13).
+    const SPEC: &str = "--seqlen-q 1 --seqlen-kv 131072 --factor 4 --gpu a100";
+    let s = plan(&format!("{SPEC} --head-dim 128"));
+    assert!(
+        s.contains("phase decode  block_m 4  block_n 64  num_kv_splits 27"),
+        "{s}"
+    );
+    let s = plan(&format!("{SPEC} --head-dim 256"));
+    assert!(
+        s.contains("phase decode  block_m 4  block_n 64  num_kv_splits 13"),
+        "{s}"
+    );
+    // A GPU of 100 KB: decode at d = 128 (one CTA per multiprocessor, 142 of them on an L40S),
+    // and at d = 256, where no decode kernel fits, the prefill plan.
+    let s = plan("--seqlen-q 1 --seqlen-kv 131072 --factor 4 --gpu 100kb --sms 142 --head-dim 128");
+    assert!(
+        s.contains("phase decode  block_m 4  block_n 64  num_kv_splits 17"),
+        "{s}"
+    );
+    let s = plan("--seqlen-q 1 --seqlen-kv 131072 --factor 4 --gpu 100kb --head-dim 256");
+    assert!(
+        s.starts_with("phase prefill  block_m 16  block_n 64  num_kv_splits 1"),
+        "{s}"
+    );
+    assert!(!s.contains("packed rows"), "{s}");
+}
+
 fn blasst(args: &[&str], cache: &std::path::Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_blasst"))
         .args(args)

@@ -54,6 +54,35 @@ impl From<PhaseArg> for Phase {
     }
 }
 
+/// The GPU `blasst plan` plans for (decode plans depend on it: the kernel that fits its shared
+/// memory, its multiprocessors' CTA slots).
+#[derive(Clone, Copy, ValueEnum)]
+enum GpuArg {
+    /// H100/H200 (sm_90a, 228 KB of shared memory per multiprocessor; 132 of them).
+    Hopper,
+    /// A100 (sm_80, 164 KB; 108).
+    A100,
+    /// Compute capability 8.6, 8.9 and 12.x: RTX 30/40/50, A10, L4, L40S (100 KB; 128 unless
+    /// --sms says otherwise: an RTX 4090 has 128, an L40S 142, an A10 72).
+    #[value(name = "100kb")]
+    Smem100k,
+}
+
+impl GpuArg {
+    fn shape(self, sms: Option<usize>) -> blasst::cuda::GpuShape {
+        let (default_sms, sm90a, kb) = match self {
+            GpuArg::Hopper => (132, true, 228),
+            GpuArg::A100 => (108, false, 164),
+            GpuArg::Smem100k => (128, false, 100),
+        };
+        blasst::cuda::GpuShape {
+            sms: sms.unwrap_or(default_sms),
+            sm90a,
+            smem_per_sm: kb * 1024,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Run dense and Skip-Softmax attention on structured inputs and compare.
@@ -197,6 +226,13 @@ enum Cmd {
         /// multiprocessor, a skip call for two.
         #[arg(long, default_value_t = 0.0)]
         factor: f32,
+        /// The GPU to plan for (no GPU needed): on a GPU of 100 KB, e.g., d = 256 decode-shaped
+        /// calls take the prefill plan, since no decode kernel fits there.
+        #[arg(long, value_enum, default_value_t = GpuArg::Hopper)]
+        gpu: GpuArg,
+        /// That GPU's multiprocessors (default: Hopper 132, A100 108, 100kb 128).
+        #[arg(long)]
+        sms: Option<usize>,
     },
 }
 
@@ -438,6 +474,8 @@ fn run(cli: Cli) -> blasst::Result<()> {
             seqlen_q,
             seqlen_kv,
             factor,
+            gpu,
+            sms,
         } => {
             let mut p = blasst::AttnParams::default();
             p.threshold_scale_factor = factor;
@@ -459,7 +497,10 @@ fn run(cli: Cli) -> blasst::Result<()> {
                 p.v_row_stride,
                 p.v_head_stride,
             ) = (kv_heads as i64 * hd, hd, kv_heads as i64 * hd, hd);
-            let plan = blasst::attn::plan(&p)?;
+            // The CUDA plan of this call on `gpu` (the CPU backend's default plan is the H200's).
+            let mut d = blasst::attn::validate(&p)?;
+            d.gpu = gpu.shape(sms);
+            let plan = blasst::attn::default_plan(&d);
             let phase = Phase::try_from(plan.phase)?;
             println!(
                 "phase {}  block_m {}  block_n {}  num_kv_splits {}  reverse_kv {}",
