@@ -380,6 +380,16 @@ fn skips_exactly_the_modelled_tiles() {
             Some((BLASST_PHASE_PREFILL, 128, 64, 3, 1)),
         ),
         (1, 4000, 8, 2, false, None),
+        // A decode-shaped call on the prefill plan (what a GPU of 100 KB runs at d = 256, where
+        // no decode kernel fits: `cuda::decode_fits`).
+        (
+            1,
+            4000,
+            8,
+            2,
+            false,
+            Some((BLASST_PHASE_PREFILL, 16, 64, 1, 1)),
+        ),
         (4, 3000, 8, 1, true, None),
         (
             2,
