@@ -3,6 +3,8 @@
 # machine, in the repository root, with $OUT set). Each step logs its name and time to
 # $OUT/run.log and writes its own log under $OUT.
 set -uo pipefail
+OUT=${OUT:-/tmp/blasst-out}  # (since session 53; the run scripts before it set both themselves)
+mkdir -p "$OUT"
 export BLASST_CACHE_DIR=/tmp/blasst-cache
 export PYTHONUNBUFFERED=1  # (since session 44) the Python steps' logs as they are written
 LOG="$OUT/run.log"
@@ -15,6 +17,23 @@ precompile() {
   [ -f "$dir/build-info.txt" ] && sed 's/^/  build: /' "$dir/build-info.txt" | tee -a "$LOG"
   timeout 120 "$dir/blasst" precompile > /dev/null 2>&1
   echo "precompile exit $?" | tee -a "$LOG"
+}
+# A run's first steps (since session 53): the GPU's name and driver into run.log, then
+# `precompile` (of $1, default target/device).
+run_start() {
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$LOG"
+  precompile "$@"
+}
+# bench/micro/smem100k_d256.py (d = 256 as a GPU of 100 KB runs it) in two processes, under the
+# 100 KB emulation and with the GPU's own memory, both with the portable kernels, into
+# $OUT/smem100k-d256.log (since session 53; run 276 has its own copy of this loop).
+smem100k_d256() {
+  local smem
+  for smem in 102400 ""; do
+    step "d = 256, BLASST_SMEM_PER_SM=$smem"
+    BLASST_SMEM_PER_SM=$smem BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma \
+      timeout 60 python3 bench/micro/smem100k_d256.py target/device/libblasst.so 2>&1 | tee -a "$OUT/smem100k-d256.log"
+  done
 }
 # bench/check_paged_prefill.py with target/device; its exit status.
 paged_check() {

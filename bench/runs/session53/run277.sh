@@ -14,16 +14,9 @@
 # The 64-key decode kernels compile to the tree's SASS (nvdisasm, sm_80 / sm_86 / sm_90a), so
 # the tree's other GPU tests stand.
 set -uo pipefail
-OUT=${OUT:-/tmp/blasst-out}
-mkdir -p "$OUT"
 source bench/runs/common.sh
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$LOG"
-precompile
+run_start
 timeout 60 target/device/blasst precompile --head-dims 40,96,160 > /dev/null 2>&1
 EMULATED_TIMEOUT=330 emulated_gpu_tests 102400 64,128,256 smem100k 40,96,160
 emulated_memcheck 102400 256 150
-for smem in 102400 ""; do
-  step "d = 256, BLASST_SMEM_PER_SM=$smem"
-  BLASST_SMEM_PER_SM=$smem BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma \
-    timeout 60 python3 bench/micro/smem100k_d256.py target/device/libblasst.so 2>&1 | tee -a "$OUT/smem100k-d256.log"
-done
+smem100k_d256
