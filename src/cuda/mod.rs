@@ -1060,8 +1060,17 @@ pub fn decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
 /// before): correct, no split-KV.
 pub fn decode_fits(g: &GpuShape, head_dim: usize) -> bool {
     use_sm90_decode(g.sm90a, nvrtc::decode90_max_rows(head_dim), head_dim)
-        || decode_cta_smem(head_dim, 16, nvrtc::decode_stages(head_dim, g.smem_per_sm))
-            <= g.smem_per_sm
+        || portable_decode_fits(g, head_dim, 16)
+}
+
+/// Whether one CTA of the portable decode kernel with `rows` packed rows at `head_dim` (its
+/// pipeline as deep as on `g`: `nvrtc::decode_stages`) fits a multiprocessor of `g`.
+fn portable_decode_fits(g: &GpuShape, head_dim: usize, rows: usize) -> bool {
+    decode_cta_smem(
+        head_dim,
+        rows,
+        nvrtc::decode_stages(head_dim, g.smem_per_sm),
+    ) <= g.smem_per_sm
 }
 
 /// The portable decode kernel's row tile for `rows` packed rows on a GPU like `g`: all of them
@@ -1073,13 +1082,11 @@ pub fn decode_fits(g: &GpuShape, head_dim: usize) -> bool {
 /// before session 52 was refused. Where not even 16 rows fit (d = 256 on a GPU of 100 KB), all
 /// rows; the plan does not take the decode kernel there (`decode_fits`).
 fn portable_decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
-    let stages = nvrtc::decode_stages(head_dim, g.smem_per_sm);
-    let fits = |m: usize| decode_cta_smem(head_dim, m, stages) <= g.smem_per_sm;
     // The tile of `tiles` tiles: the rows shared out evenly, rounded up to 16 (the kernel's m16
     // atoms), at most all of them.
     (1..=rows.div_ceil(16))
         .map(|tiles| (rows.div_ceil(tiles).div_ceil(16) * 16).min(rows))
-        .find(|&m| fits(m))
+        .find(|&m| portable_decode_fits(g, head_dim, m))
         .unwrap_or(rows)
 }
 
