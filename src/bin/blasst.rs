@@ -70,15 +70,20 @@ enum GpuArg {
 
 impl GpuArg {
     fn shape(self, sms: Option<usize>) -> blasst::cuda::GpuShape {
-        let (default_sms, sm90a, kb) = match self {
-            GpuArg::Hopper => (132, true, 228),
-            GpuArg::A100 => (108, false, 164),
-            GpuArg::Smem100k => (128, false, 100),
-        };
-        blasst::cuda::GpuShape {
-            sms: sms.unwrap_or(default_sms),
-            sm90a,
+        use blasst::cuda::GpuShape;
+        let other = |sms, kb: usize| GpuShape {
+            sms,
+            sm90a: false,
             smem_per_sm: kb * 1024,
+        };
+        let g = match self {
+            GpuArg::Hopper => GpuShape::nominal(),
+            GpuArg::A100 => other(108, 164),
+            GpuArg::Smem100k => other(128, 100),
+        };
+        GpuShape {
+            sms: sms.unwrap_or(g.sms),
+            ..g
         }
     }
 }
