@@ -3,9 +3,10 @@
 // One CTA = one work unit: (sequence, KV head, row tile, KV split). Its rows are the query tokens
 // times the query heads sharing the KV head (token-major), all of them unless the GPU's shared
 // memory needs row tiles (see the grid below), padded to MT*16 <= 64 rows; tiles are 64
-// keys, visited last to first; each of the 8 warps owns 8 keys of a tile for Q K^T and 1/8 of
-// the head dim for P V (small per-warp work, 16 warps per SM to hide latency: decode is issue-
-// and latency-bound long before it is bandwidth-bound at this occupancy).
+// keys (32 where 64 do not fit: DBN below), visited last to first; each of the 8 warps owns 8
+// keys of a tile for Q K^T (of a 32-key tile, the first 4 warps) and 1/8 of the head dim for
+// P V (small per-warp work, 16 warps per SM to hide latency: decode is issue- and latency-bound
+// long before it is bandwidth-bound at this occupancy).
 //
 // One software pipeline in which a skipped tile's V is never loaded: K is fetched STAGES-1
 // iterations ahead; tile `it` is scored and voted on; if accepted, P = exp2(S - m) goes to a
@@ -15,8 +16,16 @@
 // cp.async group per iteration, so `wait_group<STAGES-2>` at the top of iteration `it` covers
 // both K_it and V_{it-STAGES}. Two barriers per tile: that one and the row-max exchange.
 
-#define DBN 64
+// Keys per tile: 64, or 32 (DECODE_BN from the host: src/cuda/nvrtc.rs decode_block_n) where a
+// CTA of 64-key tiles does not fit the GPU (d = 256 on GPUs of 100 KB: two stages of K and V
+// alone are 128 KB there; with 32-key tiles 64 KB). The plan's block_n is the same, so the
+// decisions are per 32-key tile there (the CPU backend follows the plan).
+#define DBN DECODE_BN
 #define DWARPS 8
+// Warps that own keys of a tile for S = Q K^T (8 keys each) and write its P: all 8 at 64 keys,
+// the first 4 at 32 (the others wait at the row-max barrier; decode is bound by its copies).
+#define QKW (DBN / 8)
+#define DBN_LOG2 (DBN == 64 ? 6 : 5)
 #define DTHREADS (DWARPS * 32)
 #define CH (HEAD_DIM / 8)
 #define KV_TILE_BYTES (DBN * HEAD_DIM * 2)
@@ -24,7 +33,20 @@
 #define PSLOTS (STAGES + 1)
 #define MAXROWS 64
 #define DW (HEAD_DIM / DWARPS)    // head-dim columns per warp in P V
-#define PCH 8                     // 16-byte chunks per P row (64 keys)
+#define PCH (DBN / 8)             // 16-byte chunks per P row (64 keys: 8, 32 keys: 4)
+#if DBN != 64 && (DBN != 32 || HEAD_DIM < 128)
+#error "32-key tiles are built for d >= 128 only (their P V takes the DW >= 16 path)"
+#endif
+// Byte offset of 16-byte chunk c of row r of a P slot: 8 chunks per row, the usual swizzle; 4
+// chunks (32-key tiles), chunk c ^ ((r / 2) % 4), so that the 8 rows an ldmatrix (or a warp's
+// stores, 8 rows of one chunk) touches hit 8 different 16-byte bank groups.
+DEVI u32 pswz(int r, int c) {
+#if PCH == 8
+  return swz(r, c, PCH);
+#else
+  return (u32)(r * PCH + (c ^ ((r >> 1) & 3))) * 16u;
+#endif
+}
 
 // Per-thread load plan for 64-row K/V tiles: the thread copies chunk `chunk` of rows
 // r0 + i * RSTEP (i < NLOAD). Shared-memory offsets are the same for every tile (RSTEP is a
@@ -71,8 +93,8 @@ DEVI KvLoader make_loader(const KernelParams &p, const Seq &s, int b, int kh, co
 DEVI void load_kv_tile(const KernelParams &p, const Seq &s, int b, const KvLoader &L, i64 bs, u32 dst, int row0) {
   const bool full = row0 + DBN <= s.lk;
 #if PAGED
-  if (p.page_size_log2 >= 6) {
-    // Pages of >= 64 keys: the 64-key tile (64-aligned) lies in one page, one table read.
+  if (p.page_size_log2 >= DBN_LOG2) {
+    // Pages of >= DBN keys: the tile (DBN-aligned) lies in one page, one table read.
     const int page = p.block_table[(i64)b * p.block_table_stride + (row0 >> p.page_size_log2)];
     const u16 *src = L.base + (i64)page * bs + (i64)(row0 & ((1 << p.page_size_log2) - 1)) * L.rs + (i64)L.r0 * L.rs;
     #pragma unroll
@@ -128,6 +150,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
   const int split = blockIdx.x, kh = blockIdx.y / row_tiles, b = blockIdx.z + p.batch0;
   const int r0 = (blockIdx.y % row_tiles) * p.block_m;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const bool qk_warp = QKW == DWARPS || warp < QKW;  // owns keys of a tile (always, at 64 keys)
   const Seq s = load_seq(p, b);
   const int R = min(s.lq * G - r0, p.block_m);
   if (R <= 0) return;  // a shorter sequence of a ragged batch
@@ -190,6 +213,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
       const int j = hi - 1 - it;
       #pragma unroll
       for (int mt = 0; mt < 4; ++mt) S[mt][0] = S[mt][1] = S[mt][2] = S[mt][3] = 0.f;
+      if (qk_warp) {
       #pragma unroll
       for (int k2 = 0; k2 < HEAD_DIM / 32; ++k2) {
         u32 b0, b1, b2, b3;  // this warp's 8 keys, head-dim chunks 4 k2 .. 4 k2 + 3
@@ -228,6 +252,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
           if (lane % 4 == 0) red[warp * MAXROWS + row] = mx;
         }
       }
+      }  // qk_warp
       __syncthreads();
 #if SKIP
       bool vote = true;
@@ -240,7 +265,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
           float t = NEG_INF;
           if (mt < MT) {
             #pragma unroll
-            for (int w = 0; w < DWARPS; ++w) t = fmaxf(t, red[w * MAXROWS + row]);
+            for (int w = 0; w < QKW; ++w) t = fmaxf(t, red[w * MAXROWS + row]);
 #if SKIP
             if (row < R) vote = vote && row_votes_skip(t, m_run[mt][hh], p);
 #endif
@@ -294,7 +319,7 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
         #pragma unroll
         for (int kk = 0; kk < DBN / 16; ++kk) {
           u32 a[4];
-          ldmatrix_x4(a[0], a[1], a[2], a[3], pslot + swz(mt * 16 + lane % 16, kk * 2 + lane / 16, PCH));
+          ldmatrix_x4(a[0], a[1], a[2], a[3], pslot + pswz(mt * 16 + lane % 16, kk * 2 + lane / 16));
           #pragma unroll
           for (int cp = 0; cp < DW / 16; ++cp) {
             u32 b0, b1, b2, b3;
@@ -309,9 +334,9 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
         for (int k2 = 0; k2 < DBN / 32; ++k2) {
           u32 a[4], b0, b1, b2, b3;  // 32 keys of this warp's 8 columns
           ldmatrix_x4_trans(b0, b1, b2, b3, vbuf + swz(k2 * 32 + lane % 8 + (lane / 8) * 8, warp, CH));
-          ldmatrix_x4(a[0], a[1], a[2], a[3], pslot + swz(mt * 16 + lane % 16, k2 * 4 + lane / 16, PCH));
+          ldmatrix_x4(a[0], a[1], a[2], a[3], pslot + pswz(mt * 16 + lane % 16, k2 * 4 + lane / 16));
           mma16816(O[mt][0], a, b0, b1);
-          ldmatrix_x4(a[0], a[1], a[2], a[3], pslot + swz(mt * 16 + lane % 16, k2 * 4 + 2 + lane / 16, PCH));
+          ldmatrix_x4(a[0], a[1], a[2], a[3], pslot + pswz(mt * 16 + lane % 16, k2 * 4 + 2 + lane / 16));
           mma16816(O[mt][0], a, b2, b3);
         }
 #endif
@@ -329,12 +354,14 @@ extern "C" __global__ void __launch_bounds__(DTHREADS, DECODE_CTAS_PER_SM) KERNE
           const int row = mt * 16 + lane / 4 + hh * 8;
           const float mn = fmaxf(m_run[mt][hh], tmax[mt][hh]);
           const float ms = mn == NEG_INF ? 0.f : mn * p.scale_log2;
-          const float al = fast_exp2(m_run[mt][hh] * p.scale_log2 - ms);
-          const float e0 = fast_exp2(S[mt][hh * 2] * p.scale_log2 - ms);
-          const float e1 = fast_exp2(S[mt][hh * 2 + 1] * p.scale_log2 - ms);
-          const float rs = e0 + e1;
-          asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(pslot + swz(row, warp, PCH) + (lane % 4) * 4), "r"(pack2(e0, e1)));
-          lw[mt][hh] = lw[mt][hh] * al + rs;
+          if (qk_warp) {  // (the other warps own no keys: their row sums stay 0)
+            const float al = fast_exp2(m_run[mt][hh] * p.scale_log2 - ms);
+            const float e0 = fast_exp2(S[mt][hh * 2] * p.scale_log2 - ms);
+            const float e1 = fast_exp2(S[mt][hh * 2 + 1] * p.scale_log2 - ms);
+            const float rs = e0 + e1;
+            asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(pslot + pswz(row, warp) + (lane % 4) * 4), "r"(pack2(e0, e1)));
+            lw[mt][hh] = lw[mt][hh] * al + rs;
+          }
           m_run[mt][hh] = mn;
           if (warp == 0 && lane % 4 == 0) m_ring[slot * MAXROWS + row] = mn;
         }

@@ -16,7 +16,7 @@
 // The compact layout (PREFILL_COMPACT, host: nvrtc::prefill_compact, for GPUs of 100 KB of
 // shared memory per SM): 4 warps of one atom (64 rows) and one V buffer; at d = 128 48 KB, so
 // that two CTAs fit where one of the usual 80 KB does; at d = 256 96 KB, so that one fits where
-// none of the usual 160 KB does (there it also runs decode-shaped calls: no decode kernel fits).
+// none of the usual 160 KB does.
 // Its V_j is then issued after the barrier that proves every warp is done with V_{j+1}
 // (FlashAttention-2's single-buffered layout).
 #if PREFILL_COMPACT

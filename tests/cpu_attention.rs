@@ -380,8 +380,8 @@ fn skips_exactly_the_modelled_tiles() {
             Some((BLASST_PHASE_PREFILL, 128, 64, 3, 1)),
         ),
         (1, 4000, 8, 2, false, None),
-        // A decode-shaped call on the prefill plan (what a GPU of 100 KB runs at d = 256, where
-        // no decode kernel fits: `cuda::decode_fits`).
+        // A decode-shaped call on the prefill plan (what a GPU where no decode kernel fits would
+        // run: `cuda::decode_fits`; a GPU of 100 KB at d = 256 did in session 53).
         (
             1,
             4000,
@@ -389,6 +389,16 @@ fn skips_exactly_the_modelled_tiles() {
             2,
             false,
             Some((BLASST_PHASE_PREFILL, 16, 64, 1, 1)),
+        ),
+        // A decode plan of 32-key tiles (what a GPU of 100 KB runs at d = 256:
+        // `cuda::decode_block_n`), one token x GQA 4, 8 splits.
+        (
+            1,
+            4000,
+            8,
+            2,
+            false,
+            Some((BLASST_PHASE_DECODE, 4, 32, 8, 1)),
         ),
         (4, 3000, 8, 1, true, None),
         (

@@ -197,8 +197,9 @@ fn dense_matches_cpu_and_float64() {
     let mut rng = Rng::new(seed());
     // KV split counts of decode plans seen: 1, 2-4 (Hopper: merged inside a thread-block
     // cluster) and more (merged by kernels/merge.cu) must all be covered, unless no decode kernel
-    // fits this GPU at the head dims tested (d = 256 alone on a GPU of 100 KB, where
-    // decode-shaped calls take the prefill plan: their phase is checked instead).
+    // fits this GPU at the head dims tested (where decode-shaped calls take the prefill plan:
+    // their phase is checked instead); decode plans' tiles are 32 keys at d = 256 on a GPU of
+    // 100 KB, else 64.
     let mut splits_seen = std::collections::BTreeSet::new();
     let decode_runs = head_dims().iter().any(|&d| decode_kernel_fits_here(d));
     for dtype in [BLASST_DTYPE_BF16, BLASST_DTYPE_F16] {
@@ -216,6 +217,7 @@ fn dense_matches_cpu_and_float64() {
             assert_eq!(g.plan.phase, phase, "{c:?}: phase");
             if phase == BLASST_PHASE_DECODE {
                 splits_seen.insert(splits);
+                assert_eq!(g.plan.block_n, decode_block_n_here(c.d), "{c:?}: block_n");
             }
             println!(
                 "ok {:?} d={} causal={} lq={:?} lk={:?} phase={} splits={splits}: o err {eo:.2e} lse err {el:.2e}",
@@ -232,16 +234,32 @@ fn dense_matches_cpu_and_float64() {
     );
 }
 
-/// Whether a decode kernel runs head dim `d` on this GPU: everywhere but at d > 128 (the d = 256
-/// kernel) on a GPU of 100 KB of shared memory per SM, which the GPU tests meet as the H100/H200
-/// emulating one (`BLASST_SMEM_PER_SM=102400`); there decode-shaped calls take the prefill plan
-/// (`blasst::cuda::decode_fits`).
-fn decode_kernel_fits_here(d: usize) -> bool {
-    let smem = std::env::var("BLASST_SMEM_PER_SM")
+/// The shared memory per SM the GPU tests run under: `BLASST_SMEM_PER_SM` (the H100/H200
+/// emulating a GPU of less), or no limit.
+fn emulated_smem() -> usize {
+    std::env::var("BLASST_SMEM_PER_SM")
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
-        .unwrap_or(usize::MAX);
-    d <= 128 || smem > 102400
+        .unwrap_or(usize::MAX)
+}
+
+/// Whether a decode kernel runs head dim `d` on this GPU: everywhere a 16-row CTA of the
+/// portable kernel at 32-key tiles fits (80896 bytes per SM at d = 256), so on every GPU blasst
+/// runs on; below that, d > 128 (the d = 256 kernel) takes the prefill plan
+/// (`blasst::cuda::decode_fits`).
+fn decode_kernel_fits_here(d: usize) -> bool {
+    d <= 128 || emulated_smem() >= 80896
+}
+
+/// The decode plan's keys per tile at head dim `d` on this GPU: 64, but 32 at d > 128 (the
+/// d = 256 kernel) where 64-key tiles do not fit: on a GPU of 100 KB, which the GPU tests meet
+/// as the H100/H200 emulating one (`BLASST_SMEM_PER_SM=102400`).
+fn decode_block_n_here(d: usize) -> u32 {
+    if d > 128 && emulated_smem() <= 102400 {
+        32
+    } else {
+        64
+    }
 }
 
 /// Head dims below a kernel's (40, 96, 160 on the d = 64, 128, 256 kernels, zero-padded): dense

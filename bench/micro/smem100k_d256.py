@@ -1,6 +1,7 @@
 """Head dim 256 as a GPU of 100 KB per SM runs it, on the H100/H200 emulating one (session 53):
-prefill on the portable kernel's compact layout (96 KB), and decode-shaped calls on the prefill
-plan (no decode kernel fits there). Run twice, in two processes (BLASST_SMEM_PER_SM is read once
+prefill on the portable kernel's compact layout (96 KB), and decode-shaped calls on whatever
+plan the library makes there (each row prints it: the prefill plan in session 53's tree, the
+decode kernel of 32-key tiles with decode-n32.patch). Run twice, in two processes (BLASST_SMEM_PER_SM is read once
 per process), both with the portable kernels:
   BLASST_SMEM_PER_SM=102400 BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma python3 bench/micro/smem100k_d256.py LIB
   BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma python3 bench/micro/smem100k_d256.py LIB

@@ -190,8 +190,8 @@ pub fn is_decode(max_lq: usize, group: usize) -> bool {
 
 /// The plan of a call on `d.gpu`: prefill (16-row tiles of one query head, 64-key tiles, one
 /// split) for calls of many query rows, and for decode-shaped ones where no decode kernel fits
-/// the GPU (`cuda::decode_fits`: d = 256 on the GPUs of 100 KB, which the prefill kernel runs in
-/// its compact layout); otherwise the decode plan below.
+/// the GPU (`cuda::decode_fits`: none of the GPUs blasst runs on); otherwise the decode plan
+/// below (its tiles 32 keys at d = 256 on the GPUs of 100 KB: `cuda::decode_block_n`).
 pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     if !is_decode(d.max_lq, d.group) || !crate::cuda::decode_fits(&d.gpu, d.kernel_dim()) {
         return AttnPlanInfo {
@@ -222,7 +222,14 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
         } else {
             row_tiles
         };
-    let kv_tiles = d.max_lk.div_ceil(DECODE_BLOCK_N as usize);
+    // Keys per tile: 64, 32 on the portable kernel where 64-key tiles do not fit the GPU
+    // (`cuda::decode_block_n`: d = 256 on the GPUs of 100 KB).
+    let block_n = if warps {
+        DECODE_BLOCK_N
+    } else {
+        crate::cuda::decode_block_n(&d.gpu, d.kernel_dim(), block_m as u32)
+    };
+    let kv_tiles = d.max_lk.div_ceil(block_n as usize);
     let max_by_len = (kv_tiles / DECODE_MIN_TILES_PER_SPLIT).max(1);
     // The splits that fill `target` CTA slots with `units` work units.
     let splits_filling = |target: usize| (target / units).min(max_by_len).clamp(1, MAX_SPLITS);
@@ -251,7 +258,7 @@ pub fn default_plan(d: &Desc) -> AttnPlanInfo {
     AttnPlanInfo {
         phase: Phase::Decode.as_u32(),
         block_m: block_m as u32,
-        block_n: DECODE_BLOCK_N,
+        block_n,
         num_kv_splits: splits as u32,
         reverse_kv: 1,
         ..AttnPlanInfo::default()
@@ -652,37 +659,46 @@ mod tests {
         );
     }
 
-    /// On a GPU of 100 KB (an RTX 4090, an L40S) no decode kernel fits d = 256 (nor 160, which
-    /// runs on the d = 256 kernel): decode-shaped calls take the prefill plan there, which the
-    /// prefill kernel's compact layout runs, rather than being refused; d = 128 keeps its decode
-    /// plan there, and an A100 keeps decode at d = 256.
+    /// On a GPU of 100 KB (an RTX 4090, an L40S) the portable decode kernel runs d = 256 (and
+    /// 160, which runs on the d = 256 kernel) on 32-key tiles, the plan's block_n 32 (64-key tiles
+    /// do not fit there); d = 128 keeps 64-key tiles there, as does an A100 at d = 256. Where not
+    /// even 32-key tiles fit (a GPU of 64 KB, none that blasst runs on), decode-shaped calls take
+    /// the prefill plan.
     #[test]
-    fn decode_at_d256_on_gpus_of_100_kb_takes_the_prefill_plan() {
+    fn decode_at_d256_on_gpus_of_100_kb_runs_32_key_tiles() {
         let gpu = |sms, smem_kb: usize| crate::cuda::GpuShape {
             sms,
             sm90a: false,
             smem_per_sm: smem_kb * 1024,
         };
-        for (hd, lq, g, phase) in [
-            (256, 1, gpu(128, 100), Phase::Prefill),
-            (160, 1, gpu(128, 100), Phase::Prefill),
-            (256, 8, gpu(128, 100), Phase::Prefill),
-            (128, 1, gpu(128, 100), Phase::Decode),
-            (128, 8, gpu(128, 100), Phase::Decode),
-            (256, 1, gpu(108, 164), Phase::Decode),
-            (256, 1, crate::cuda::GpuShape::nominal(), Phase::Decode),
+        for (hd, lq, g, phase, bn) in [
+            (256, 1, gpu(128, 100), Phase::Decode, 32),
+            (160, 1, gpu(128, 100), Phase::Decode, 32),
+            (256, 8, gpu(128, 100), Phase::Decode, 32),
+            (128, 1, gpu(128, 100), Phase::Decode, 64),
+            (128, 8, gpu(128, 100), Phase::Decode, 64),
+            (256, 1, gpu(108, 164), Phase::Decode, 64),
+            (256, 1, crate::cuda::GpuShape::nominal(), Phase::Decode, 64),
+            (256, 1, gpu(128, 64), Phase::Prefill, 64),
         ] {
             let mut d = desc(2, 32, 8, lq, 30000);
             d.head_dim = hd;
             d.gpu = g;
             let pl = default_plan(&d);
-            assert_eq!(pl.phase, phase.as_u32(), "d {hd} lq {lq} on {g:?}");
+            assert_eq!(
+                (pl.phase, pl.block_n),
+                (phase.as_u32(), bn),
+                "d {hd} lq {lq} on {g:?}"
+            );
             if phase == Phase::Prefill {
-                assert_eq!(
-                    (pl.block_m, pl.block_n, pl.num_kv_splits, pl.reverse_kv),
-                    (16, 64, 1, 1)
-                );
+                assert_eq!((pl.block_m, pl.num_kv_splits, pl.reverse_kv), (16, 1, 1));
             }
         }
+        // 1 x 30000 keys at d = 256 on 128 multiprocessors of 100 KB: 938 tiles of 32 keys,
+        // one CTA per multiprocessor (80 KB each), 2 x 8 units: 8 splits of >= 16 tiles.
+        let mut d = desc(2, 32, 8, 1, 30000);
+        d.head_dim = 256;
+        d.gpu = gpu(128, 100);
+        assert_eq!(default_plan(&d).num_kv_splits, 8);
     }
 }

@@ -231,8 +231,8 @@ enum Cmd {
         /// multiprocessor, a skip call for two.
         #[arg(long, default_value_t = 0.0)]
         factor: f32,
-        /// The GPU to plan for (no GPU needed): on a GPU of 100 KB, e.g., d = 256 decode-shaped
-        /// calls take the prefill plan, since no decode kernel fits there.
+        /// The GPU to plan for (no GPU needed): on a GPU of 100 KB, e.g., d = 256 decode calls
+        /// run on 32-key tiles, since 64-key ones do not fit there.
         #[arg(long, value_enum, default_value_t = GpuArg::Hopper)]
         gpu: GpuArg,
         /// That GPU's multiprocessors (default: Hopper 132, A100 108, 100kb 128).

@@ -246,6 +246,9 @@ struct DecodeKernel {
     /// The portable kernel's pipeline depth on this GPU (`nvrtc::decode_stages`; 0: the Hopper
     /// kernel).
     stages: u8,
+    /// Keys per tile: 64, on the portable kernel `nvrtc::decode_block_n` (32 where 64 do not
+    /// fit); the decode plan's `block_n`.
+    bn: u32,
 }
 
 fn decode_kernel(g: &GpuShape, block_m: u32, head_dim: usize) -> DecodeKernel {
@@ -257,16 +260,19 @@ fn decode_kernel(g: &GpuShape, block_m: u32, head_dim: usize) -> DecodeKernel {
             threads: DECODE_SM90_THREADS,
             bounds: nvrtc::decode90_ctas_per_sm(head_dim),
             stages: 0,
+            bn: crate::attn::plan::DECODE_BLOCK_N,
         }
     } else {
         let stages = nvrtc::decode_stages(head_dim, g.smem_per_sm);
+        let bn = nvrtc::decode_block_n(head_dim, g.smem_per_sm);
         DecodeKernel {
             family: Family::Decode,
-            smem: decode_smem(head_dim, block_m as usize, stages),
-            max_smem: decode_smem(head_dim, 64, stages),
+            smem: decode_smem(head_dim, block_m as usize, stages, bn),
+            max_smem: decode_smem(head_dim, 64, stages, bn),
             threads: DECODE_THREADS,
             bounds: nvrtc::decode_ctas_bound(head_dim, g.smem_per_sm, stages),
             stages: stages as u8,
+            bn: bn as u32,
         }
     }
 }
@@ -306,7 +312,15 @@ fn decode_warps_kernel(head_dim: usize) -> DecodeKernel {
         threads: DECODE_WARPS_THREADS,
         bounds: nvrtc::DECODE_WARPS_CTAS_PER_SM,
         stages: 0,
+        bn: crate::attn::plan::DECODE_BLOCK_N,
     }
+}
+
+/// Keys per tile of the decode kernel that runs a call of `block_m` packed rows at `head_dim` on
+/// a GPU like `g` (the plan's `block_n`): 64, but 32 on the portable kernel where a CTA of 64-key
+/// tiles does not fit (`nvrtc::decode_block_n`: d = 256 on the GPUs of 100 KB).
+pub fn decode_block_n(g: &GpuShape, head_dim: usize, block_m: u32) -> u32 {
+    decode_kernel(g, block_m, head_dim).bn
 }
 
 /// `decode_ctas_per_sm` of the row-tile warps decode kernel (`attn::plan::decode_warps`).
@@ -1054,22 +1068,25 @@ pub fn decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
 
 /// Whether a decode kernel runs a call at `head_dim` on a GPU like `g` at all: on Hopper the
 /// Hopper decode kernels (they fit every head dim), elsewhere the portable one where a tile of 16
-/// packed rows fits a multiprocessor's shared memory. Not at d = 256 (and the padded head dims it
-/// runs) on the GPUs of 100 KB: its two K/V stages alone take 128 KB. There decode-shaped calls
-/// take the prefill plan and kernel instead (`plan::default_plan`; since session 53: refused
-/// before): correct, no split-KV.
+/// packed rows fits a multiprocessor's shared memory (at d = 256 on the GPUs of 100 KB with
+/// 32-key tiles: `nvrtc::decode_block_n`), so on every GPU blasst runs on. Where it would not
+/// (below 80896 bytes per SM at d = 256), decode-shaped calls take the prefill plan and kernel
+/// instead (`plan::default_plan`): correct, no split-KV (session 53's fallback for d = 256 on
+/// the GPUs of 100 KB before their 32-key tiles).
 pub fn decode_fits(g: &GpuShape, head_dim: usize) -> bool {
     use_sm90_decode(g.sm90a, nvrtc::decode90_max_rows(head_dim), head_dim)
         || portable_decode_fits(g, head_dim, 16)
 }
 
 /// Whether one CTA of the portable decode kernel with `rows` packed rows at `head_dim` (its
-/// pipeline as deep as on `g`: `nvrtc::decode_stages`) fits a multiprocessor of `g`.
+/// pipeline as deep and its tiles as long as on `g`: `nvrtc::decode_stages`,
+/// `nvrtc::decode_block_n`) fits a multiprocessor of `g`.
 fn portable_decode_fits(g: &GpuShape, head_dim: usize, rows: usize) -> bool {
     decode_cta_smem(
         head_dim,
         rows,
         nvrtc::decode_stages(head_dim, g.smem_per_sm),
+        nvrtc::decode_block_n(head_dim, g.smem_per_sm),
     ) <= g.smem_per_sm
 }
 
@@ -1079,8 +1096,8 @@ fn portable_decode_fits(g: &GpuShape, head_dim: usize, rows: usize) -> bool {
 /// at d = 128). Otherwise the fewest row tiles that fit, of equal size rounded up to 16 rows, one
 /// CTA each (kernels/decode.cu; the CPU backend follows the plan's tiles): e.g. speculative
 /// decoding of 8 tokens x GQA 8 (64 rows) at d = 128 on an RTX 4090 as two tiles of 32, which
-/// before session 52 was refused. Where not even 16 rows fit (d = 256 on a GPU of 100 KB), all
-/// rows; the plan does not take the decode kernel there (`decode_fits`).
+/// before session 52 was refused. Where not even 16 rows fit, all rows; the plan does not take
+/// the decode kernel there (`decode_fits`).
 fn portable_decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
     // The tile of `tiles` tiles: the rows shared out evenly, rounded up to 16 (the kernel's m16
     // atoms), at most all of them.
@@ -1098,22 +1115,22 @@ pub fn decode90_smem(head_dim: usize) -> usize {
     buffers * 64 * head_dim * 2 + 2 * 4 * 16 * 4 + buffers * 8
 }
 
-/// Must match the layout in kernels/decode.cu: K and V stages (`stages` deep), Q, the P ring,
-/// the row-max exchange and the m ring.
-pub fn decode_smem(head_dim: usize, rows: usize, stages: usize) -> usize {
+/// Must match the layout in kernels/decode.cu: K and V stages (`stages` deep) of `bn`-key
+/// tiles, Q, the P ring, the row-max exchange and the m ring.
+pub fn decode_smem(head_dim: usize, rows: usize, stages: usize, bn: usize) -> usize {
     let rows_pad = rows.div_ceil(16) * 16;
-    let tile = 64 * head_dim * 2;
+    let tile = bn * head_dim * 2;
     2 * stages * tile
         + rows_pad * head_dim * 2
-        + (stages + 1) * rows_pad * 64 * 2
+        + (stages + 1) * rows_pad * bn * 2
         + 8 * 64 * 4
         + (stages + 1) * 64 * 4
 }
 
 /// What one CTA of the portable decode kernel takes of a multiprocessor's shared memory: its
 /// dynamic shared memory (`decode_smem`), its static bytes and the driver's reserve per CTA.
-pub(crate) fn decode_cta_smem(head_dim: usize, rows: usize, stages: usize) -> usize {
-    decode_smem(head_dim, rows, stages) + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA
+pub(crate) fn decode_cta_smem(head_dim: usize, rows: usize, stages: usize, bn: usize) -> usize {
+    decode_smem(head_dim, rows, stages, bn) + DECODE_STATIC_SMEM + RESERVED_SMEM_PER_CTA
 }
 
 /// A call whose kernel needs more shared memory per block than this GPU allows (sm_80: 163 KB;
@@ -1477,6 +1494,12 @@ unsafe fn launch_in(
             } else {
                 decode_kernel(&ctx.shape, d.plan.block_m, kd)
             };
+            if k.bn != d.plan.block_n {
+                return Err(Error::Unsupported(format!(
+                    "decode plan of {}-key tiles for a kernel of {}-key tiles (BLASST_DECODE_KERNEL changed during the call?)",
+                    d.plan.block_n, k.bn
+                )));
+            }
             let sm90 = matches!(k.family, Family::DecodeSm90 | Family::DecodeWarps);
             let row_tiles = (d.max_lq * d.group).div_ceil(d.plan.block_m as usize);
             let v = variant(k.family);
@@ -1508,8 +1531,7 @@ unsafe fn launch_in(
             // and more than 32 rows it exceeds the 163 KB an sm_80 block may use; the plan then
             // cuts the rows into tiles that fit: `portable_decode_block_m`): the function is set
             // up for the most this GPU allows, and a call that still needs more is refused (none
-            // the default plan makes: at d = 256 on a GPU of 100 KB it is a prefill plan,
-            // `decode_fits`; a caller's decode plan there on the CPU only).
+            // the default plan makes: `decode_fits`).
             check_smem(ctx.max_smem, smem, d)?;
             let f = function(ctx, &v, max_smem.min(ctx.max_smem))?;
             // The decode kernel's launches (`cluster` CTAs per cluster, 1: none), one per 65535
@@ -1826,7 +1848,7 @@ mod tests {
         let mut d = crate::attn::test_desc(1, 32, 1, 2, 4096);
         d.head_dim = 256;
         d.plan.block_m = 64; // the portable kernel's one tile (an sm_80 GPU's plan)
-        let need = decode_smem(256, 64, 2);
+        let need = decode_smem(256, 64, 2, 64);
         let e = check_smem(SM80, need, &d).unwrap_err();
         assert_eq!(e.kind(), crate::StatusKind::Unsupported);
         let msg = e.message();
@@ -1837,10 +1859,10 @@ mod tests {
             "{msg}"
         );
         d.plan.block_m = 32;
-        assert!(check_smem(SM80, decode_smem(256, 32, 2), &d).is_ok());
+        assert!(check_smem(SM80, decode_smem(256, 32, 2, 64), &d).is_ok());
         for hd in [64, 128, 256] {
             let stages = nvrtc::decode_stages(hd, SM90 + 1024);
-            assert!(check_smem(SM90, decode_smem(hd, 64, stages), &d).is_ok());
+            assert!(check_smem(SM90, decode_smem(hd, 64, stages, 64), &d).is_ok());
             assert!(check_smem(SM90, prefill_smem(hd, false), &d).is_ok());
         }
     }
@@ -1880,12 +1902,12 @@ mod tests {
             let rows = if d <= 128 { 64 } else { 32 };
             let stages = nvrtc::decode_stages(d, SM80_MAX_SMEM_PER_CTA + 1024);
             assert!(
-                decode_smem(d, rows, stages) + 2048 <= SM80_MAX_SMEM_PER_CTA,
+                decode_smem(d, rows, stages, 64) + 2048 <= SM80_MAX_SMEM_PER_CTA,
                 "decode d = {d}, {rows} rows, sm_80"
             );
             let stages = nvrtc::decode_stages(d, SM90_MAX_SMEM_PER_CTA + 1024);
             assert!(
-                decode_smem(d, 64, stages) + 2048 <= SM90_MAX_SMEM_PER_CTA,
+                decode_smem(d, 64, stages, 64) + 2048 <= SM90_MAX_SMEM_PER_CTA,
                 "decode d = {d}"
             );
         }
@@ -1899,7 +1921,13 @@ mod tests {
     #[test]
     fn portable_decode_bounds_match_its_shared_memory() {
         let fit = |smem_per_sm: usize, d: usize, rows: usize| {
-            smem_per_sm / decode_cta_smem(d, rows, nvrtc::decode_stages(d, smem_per_sm))
+            smem_per_sm
+                / decode_cta_smem(
+                    d,
+                    rows,
+                    nvrtc::decode_stages(d, smem_per_sm),
+                    nvrtc::decode_block_n(d, smem_per_sm),
+                )
         };
         for d in [64, 128, 256] {
             for smem_per_sm in [228 * 1024, 164 * 1024, 100 * 1024] {
@@ -1932,8 +1960,8 @@ mod tests {
     /// they fit one CTA, else the fewest equal tiles (multiples of 16) that fit; the plan's
     /// tiles then cover every row. An H100/H200 running the portable kernel keeps one tile of up
     /// to 64 rows; an A100 cuts d = 256 beyond 32 rows (48 and 64 rows: two tiles of 32); a GPU of
-    /// 100 KB cuts d = 128 beyond 48 rows (64: two of 32) and keeps d = 64 whole; d = 256 fits
-    /// nowhere there (all rows, refused at launch).
+    /// 100 KB cuts d = 128 beyond 48 rows (64: two of 32) and keeps d = 64 whole, and runs d = 256
+    /// on 32-key tiles (`nvrtc::decode_block_n`), whole up to 32 rows (64: two of 32).
     #[test]
     fn portable_row_tiles_fit_the_gpu() {
         let gpu = |kb: usize| GpuShape {
@@ -1957,17 +1985,19 @@ mod tests {
             (100, 128, 64, 32),
             (100, 128, 8, 8),
             (100, 256, 8, 8),
-            (100, 256, 64, 64),
+            (100, 256, 32, 32),
+            (100, 256, 33, 32),
+            (100, 256, 64, 32),
         ] {
             let g = gpu(kb);
             let m = decode_block_m(&g, hd, rows);
             assert_eq!(m, tile, "{kb} KB, d = {hd}, {rows} rows");
             let stages = nvrtc::decode_stages(hd, g.smem_per_sm);
-            let fits = decode_cta_smem(hd, m, stages) <= g.smem_per_sm;
-            // What the plan makes fits, but where nothing does (d = 256 on 100 KB).
-            assert_eq!(
-                fits,
-                !(kb == 100 && hd == 256),
+            let bn = nvrtc::decode_block_n(hd, g.smem_per_sm);
+            assert_eq!(bn, if kb == 100 && hd == 256 { 32 } else { 64 });
+            // What the plan makes fits.
+            assert!(
+                decode_cta_smem(hd, m, stages, bn) <= g.smem_per_sm,
                 "{kb} KB, d = {hd}, {rows} rows"
             );
             // No fewer tiles would fit.
@@ -1975,7 +2005,7 @@ mod tests {
             if tiles > 1 {
                 let fewer = rows.div_ceil(tiles - 1).div_ceil(16) * 16;
                 assert!(
-                    decode_cta_smem(hd, fewer.min(rows), stages) > g.smem_per_sm,
+                    decode_cta_smem(hd, fewer.min(rows), stages, bn) > g.smem_per_sm,
                     "{kb} KB, d = {hd}, {rows} rows: {} tiles of {fewer} would fit",
                     tiles - 1
                 );
@@ -1987,9 +2017,9 @@ mod tests {
     /// A10, L4, L40S): the portable kernel's pipeline is made shallower (2 stages) so that calls
     /// of up to 48 packed rows at d = 128 and 64 at d = 64 fit the 99 KB a block may use (with
     /// the tuned 3 stages at d = 128 not even one row did), two CTAs per SM at d = 64 and one at
-    /// d = 128; a tile of d = 128 beyond 48 rows and d = 256 do not fit there (the plan cuts more
-    /// rows into tiles that fit: `portable_row_tiles_fit_the_gpu`; at d = 256 no decode kernel
-    /// fits, `decode_fits`, and the plan is prefill's). An A100
+    /// d = 128; a tile of d = 128 beyond 48 rows does not fit there (the plan cuts more rows into
+    /// tiles that fit: `portable_row_tiles_fit_the_gpu`), and d = 256 runs on 32-key tiles, up to
+    /// 32 rows per tile (`nvrtc::decode_block_n`). An A100
     /// (164 KB) gets 4 / 2 / 2 stages, which keep two CTAs per SM at d <= 128; the H100/H200 keep
     /// the tuned 5 / 3 / 2; `arch_smem_per_sm` gives each NVRTC target its GPUs' size.
     #[test]
@@ -2006,7 +2036,7 @@ mod tests {
             smem_per_sm: 164 * 1024,
         };
         let mut d = crate::attn::test_desc(1, 32, 8, 1, 4096);
-        for (hd, stages, max_rows, ctas) in [(64, 2, 64, 2), (128, 2, 48, 1), (256, 2, 0, 1)] {
+        for (hd, stages, max_rows, ctas) in [(64, 2, 64, 2), (128, 2, 48, 1), (256, 2, 32, 1)] {
             assert_eq!(nvrtc::decode_stages(hd, SM86), stages, "d = {hd}");
             assert_eq!(decode_fits(&small, hd), max_rows > 0, "d = {hd}");
             assert!(decode_fits(&a100, hd) && decode_fits(&GpuShape::nominal(), hd));

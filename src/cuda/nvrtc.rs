@@ -66,6 +66,9 @@ pub struct Variant {
     /// families.
     pub stages: u8,
     pub ctas: u8,
+    /// The portable decode kernel's keys per tile (`decode_block_n`: 64, or 32 where a CTA of
+    /// 64-key tiles does not fit the GPU); 0 for the other families.
+    pub bn: u8,
     /// The portable prefill kernel's compact layout (`prefill_compact`: 64 query rows per CTA,
     /// one V buffer) for GPUs whose shared memory holds more CTAs of it; false for the others.
     pub compact: bool,
@@ -109,7 +112,22 @@ pub fn decode_ctas_bound(head_dim: usize, smem_per_sm: usize, stages: usize) -> 
 /// CTAs of the portable decode kernel at `stages` deep that the shared memory of a call of one
 /// query row lets a multiprocessor of `smem_per_sm` bytes hold, at most its tuned 2 (0: none).
 fn decode_ctas_fit(head_dim: usize, smem_per_sm: usize, stages: usize) -> usize {
-    (smem_per_sm / super::decode_cta_smem(head_dim, 1, stages)).min(2)
+    let bn = decode_block_n(head_dim, smem_per_sm);
+    (smem_per_sm / super::decode_cta_smem(head_dim, 1, stages, bn)).min(2)
+}
+
+/// Keys per tile of the portable decode kernel (kernels/decode.cu `DECODE_BN`, and the decode
+/// plan's `block_n`) on a GPU with `smem_per_sm` bytes of shared memory per multiprocessor: 64,
+/// or 32 where a CTA of 16 packed rows at the kernel's minimum of 2 stages of 64-key tiles does
+/// not fit: d = 256 (and the padded dims it runs) on the GPUs of 100 KB, whose two stages of
+/// 64-key K and V tiles alone take 128 KB (with 32 keys 64 KB: ~79 KB in all). Before, those
+/// calls ran on the prefill kernel (session 53) or were refused.
+pub fn decode_block_n(head_dim: usize, smem_per_sm: usize) -> usize {
+    if super::decode_cta_smem(head_dim, 16, 2, 64) <= smem_per_sm {
+        64
+    } else {
+        32
+    }
 }
 
 /// CTAs of the Hopper decode kernel per SM (its launch bounds, so ptxas keeps the registers to
@@ -242,7 +260,8 @@ fn parse_delay_ns(v: Option<&str>) -> std::result::Result<u32, String> {
 /// until session 31 every call at d = 128 was refused (3 stages need 111 KB for one query row, a
 /// block may have 99 KB there). Packed rows that do not fit one CTA run as row tiles that do
 /// (since session 52: `cuda::portable_decode_block_m`, e.g. d = 128 beyond 48 rows there); where
-/// not even 16 rows fit (d = 256 on 100 KB GPUs) the plan is prefill's (`cuda::decode_fits`).
+/// not even 16 rows fit the plan is prefill's (`cuda::decode_fits`); d = 256 on 100 KB GPUs fits
+/// with 32-key tiles (`decode_block_n`).
 /// `BLASST_DECODE_STAGES` (2..=8) overrides the depth everywhere, for tuning experiments.
 pub fn decode_stages(head_dim: usize, smem_per_sm: usize) -> usize {
     static OVERRIDE: OnceLock<Option<usize>> = OnceLock::new();
@@ -260,7 +279,8 @@ pub fn decode_stages(head_dim: usize, smem_per_sm: usize) -> usize {
         };
         (2..=tuned)
             .max_by_key(|&st| {
-                let fits_64_rows = super::decode_cta_smem(head_dim, 64, st) <= smem_per_sm;
+                let bn = decode_block_n(head_dim, smem_per_sm);
+                let fits_64_rows = super::decode_cta_smem(head_dim, 64, st, bn) <= smem_per_sm;
                 (fits_64_rows, decode_ctas_fit(head_dim, smem_per_sm, st), st)
             })
             .unwrap_or(2)
@@ -315,7 +335,7 @@ impl Variant {
             Family::Merge => format!("blasst_merge_splits_{dt}_d{hd}"),
             Family::MergeStates => format!("blasst_merge_states_{dt}_d{hd}"),
             f => format!(
-                "blasst_fwd_{}_{dt}_d{}_{}{}",
+                "blasst_fwd_{}_{dt}_d{}_{}{}{}",
                 match f {
                     Family::Prefill => "prefill",
                     Family::PrefillSm90 => "prefill90",
@@ -336,6 +356,8 @@ impl Variant {
                     (true, false) => "_paged",
                     (true, true) => "_paged_small",
                 },
+                // The portable decode kernel of 32-key tiles (`decode_block_n`).
+                if self.bn == 32 { "_n32" } else { "" },
             ),
         }
     }
@@ -372,7 +394,7 @@ impl Variant {
         let wgs = prefill90_consumer_wgs(self.head_dim as usize);
         let pwgs = prefill90_producer_wgs(self.head_dim as usize, self.paged);
         format!(
-            "#define {}\n#define HEAD_DIM {}\n#define DIM {}\n#define SKIP {}\n#define PAGED {}\n#define PAGED_SMALL {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n#define PREFILL_COMPACT {}\n{}{COMMON}\n{body}{}",
+            "#define {}\n#define HEAD_DIM {}\n#define DIM {}\n#define SKIP {}\n#define PAGED {}\n#define PAGED_SMALL {}\n#define SWEEP {}\n#define KERNEL_NAME {}\n#define STAGES {}\n#define KSLOTS {}\n#define LAG {}\n#define DECODE90_EVICT_FIRST {}\n#define DECODE90_CTAS_PER_SM {}\n#define DECODE_CTAS_PER_SM {}\n#define PREFILL90_SLOTS {slots}\n#define PREFILL90_SLOT_KEYS {slot_keys}\n#define PREFILL90_CONSUMER_WGS {wgs}\n#define PREFILL90_PRODUCER_WGS {pwgs}\n#define PREFILL_COMPACT {}\n#define DECODE_BN {}\n{}{COMMON}\n{body}{}",
             if self.bf16 {
                 "BLASST_BF16"
             } else {
@@ -392,6 +414,7 @@ impl Variant {
             ctas90,
             self.ctas,
             self.compact as u32,
+            if self.bn == 0 { 64 } else { self.bn as u32 },
             warps_define,
             warps_body,
         )
@@ -423,14 +446,15 @@ impl Variant {
         smem_per_sm: usize,
     ) -> Variant {
         let kd = head_dim as usize;
-        let (stages, ctas) = if family == Family::Decode {
+        let (stages, ctas, bn) = if family == Family::Decode {
             let stages = decode_stages(kd, smem_per_sm);
             (
                 stages as u8,
                 decode_ctas_bound(kd, smem_per_sm, stages) as u8,
+                decode_block_n(kd, smem_per_sm) as u8,
             )
         } else {
-            (0, 0)
+            (0, 0, 0)
         };
         Variant {
             family,
@@ -443,6 +467,7 @@ impl Variant {
             sweep,
             stages,
             ctas,
+            bn,
             compact: family == Family::Prefill && prefill_compact(kd, smem_per_sm),
         }
     }
