@@ -78,7 +78,7 @@ fn usizes_from_env(var: &str, default: &[usize]) -> Vec<usize> {
 fn gpu_cases(dtype: u32) -> Vec<Case> {
     // (hq, hkv, lq per sequence, lk per sequence, layout), each for d 64, 128 and 256, causal or
     // not.
-    let shapes: [(usize, usize, &[usize], &[usize], Layout); 22] = [
+    let shapes: [(usize, usize, &[usize], &[usize], Layout); 23] = [
         // prefill: padded, odd lengths (not multiples of 128), GQA 4
         (8, 2, &[300, 300], &[300, 300], Layout::Bshd),
         // prefill with more CTAs (128 rows x head x sequence) than the H200 has multiprocessors
@@ -104,6 +104,9 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
         (32, 8, &[1, 1], &[3000, 200], Layout::Paged(32)),
         (32, 8, &[1, 1], &[3000, 200], Layout::Paged(64)),
         (32, 8, &[1, 1], &[3000, 200], Layout::Paged(256)),
+        // a short cache: one KV split on every GPU and tile length (at d = 256 on GPUs of
+        // 100 KB the 32-key decode kernel splits the cases above into 2 or more)
+        (32, 8, &[1, 1], &[300, 77], Layout::Paged(32)),
         // 19 splits: more than a cluster merges (MAX_CLUSTER_MERGE_SPLITS = 4), so the Hopper
         // kernel writes the workspace and kernels/merge.cu merges
         (8, 2, &[1], &[20000], Layout::Bshd),
