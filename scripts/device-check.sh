@@ -100,7 +100,8 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
     # The plans, decode pipeline depths and launch bounds of GPUs with less shared memory, on
     # this GPU with the portable kernels (BLASST_SMEM_PER_SM, since session 31): an A100 (164 KB
     # per SM) and the GPUs of 100 KB (sm_86, sm_89, sm_120; head dim 256 there on the compact
-    # prefill kernel, decode-shaped calls too, since session 53). The driver-occupancy test is
+    # prefill kernel since session 53, and its decode calls on the 32-key decode kernel since
+    # session 54). The driver-occupancy test is
     # left out: the driver still sees this GPU's memory. ~130 s and ~80 s (runs 199, 200; more
     # since: run 273's A100 emulation on an H100 205 s).
     for emu in "167936 64,128,256 40,96,160" "102400 64,128,256 40,96,160"; do
