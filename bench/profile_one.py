@@ -1,7 +1,8 @@
 """A few calls for Nsight Compute, filtered with -k. `decode`: 16 x 32K dense, the same size with
 Skip-Softmax on structured inputs (~70 % skipped) and 1 x 128K dense (32/8 heads); `prefill`: one
 dense prefill on random inputs and one Skip-Softmax prefill on structured inputs with ~90 %
-skipped tiles (S = 8K, 32 heads); `prefill-nothing`: dense prefill, then the Skip-Softmax kernel
+skipped tiles (S = 8K, 32 heads); `prefill-dims`: dense prefill at d = 128, then d = 256 (S = 8K);
+`prefill-nothing`: dense prefill, then the Skip-Softmax kernel
 with a factor that skips nothing, on the same random inputs (S = 8K); `sdpa-decode`: PyTorch SDPA on the 16 x 32K decode inputs, then
 blasst on the same size; `decode-wide`: 4 x 32K, 4 tokens x 32/4 heads (32 packed rows), dense and
 ~70 % skipped; `paged-1sm` (session 39): 1 x 128K dense over the contiguous cache and over 64- and
@@ -86,6 +87,16 @@ if what == "prefill-nothing":
     bl.run(bl.params(q, k, v, o, factor=1e-30 * S, stats=stats))
     torch.cuda.synchronize()
     print("done; nothing-skipped prefill visited/skipped", stats.tolist())
+if what == "prefill-dims":
+    # (session 54) one dense prefill at d = 128, then one at d = 256 (S = 8K, 32 heads,
+    # non-causal, random inputs): where the d = 256 kernel's time goes beside d = 128's.
+    S = 8192
+    for d in (128, 256):
+        q, k, v = (torch.randn(1, S, 32, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        o = torch.empty_like(q)
+        bl.run(bl.params(q, k, v, o))
+    torch.cuda.synchronize()
+    print("done: dense prefill d = 128, d = 256")
 if what in ("all", "prefill"):
     S = 8192
     q = torch.randn(1, S, 32, D, device="cuda", dtype=torch.bfloat16)
