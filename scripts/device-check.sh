@@ -24,7 +24,7 @@
 # 177 s, the A100 one over 200 s, its 48- and 64-row cases now run as row tiles instead of being refused).
 # Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_EMULATED_TESTS, SKIP_NO_WARPS_TESTS, SKIP_NO_TMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER,
 # SKIP_THREADS_SANITIZER, SKIP_ONE_SPLIT_TESTS (the one-split tile-by-tile test under memcheck, ~100 s,
-# run 241), SKIP_BENCH, BENCH_ARGS,
+# run 241), SKIP_RACECHECK (racecheck and synccheck, ~130 s, since session 54), SKIP_BENCH, BENCH_ARGS,
 # BENCH_TIMEOUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/blasst-out}
@@ -174,6 +174,28 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
       skip_decisions_match_the_cpu_tile >> "$OUT/memcheck.log" 2>&1
     echo "gpu tests (one split, memcheck) exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
     grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -2
+  fi
+  if [ "${SKIP_RACECHECK:-0}" != 1 ]; then
+    # racecheck (shared-memory hazards) and synccheck (barrier misuse) over the tile-by-tile
+    # test's cases 0 (prefill), 6-7 (one-token decode), 8, 10, 12, 13 (speculative decode: the
+    # row-tile warps kernel, contiguous and over 64- and 16-key pages), skip and dense kernels:
+    # the Hopper kernels at d = 128, and the portable ones under the 100 KB emulation at d = 128
+    # and 256 (since session 54: run 280 found racecheck unable to follow the warps kernel's
+    # __syncwarp-then-lane-0 arrivals, now one arrival per lane; ~130 s on an H100 in all).
+    for cfg in "hopper BLASST_TEST_HEAD_DIMS=128" \
+      "portable BLASST_TEST_HEAD_DIMS=128,256 BLASST_SMEM_PER_SM=102400 BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma"; do
+      set -- $cfg
+      name=$1
+      shift
+      for tool in racecheck synccheck; do
+        step "$tool ($name kernels), tile-by-tile cases 0,6,7,8,10,12,13"
+        echo "===== $tool $name: $*" >> "$OUT/memcheck.log"
+        env "$@" BLASST_TEST_CASES=0,6,7,8,10,12,13 timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
+          target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile_by_tile >> "$OUT/memcheck.log" 2>&1
+        echo "$tool ($name) exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
+        grep -E "SUMMARY|test result" "$OUT/memcheck.log" | tail -2
+      done
+    done
   fi
 fi
 step "demo"
