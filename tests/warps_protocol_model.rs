@@ -123,6 +123,10 @@ impl<const ST: usize> Cta<ST> {
         let keep = (0..nact)
             .map(|_| (0..n).map(|_| rng.below(10) < 3).collect())
             .collect();
+        // The empty barriers count one arrival per warp here; the kernel's count 32 per warp
+        // since session 54 (every lane arrives, after its own reads: racecheck follows that,
+        // not a __syncwarp before lane 0's arrival), all of a warp's at one point of its
+        // program, which this model's atomic steps already take as one event.
         let nb = nact as u32;
         Cta {
             skip,
