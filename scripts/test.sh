@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: Rust tests, clippy and rustdoc (warnings are errors), rustfmt, the header
 # sync check, an install into a temporary prefix and the C tests (c_tests/) against that
-# installed package, a syntax check of the Python scripts that only the GPU machine runs
-# (bench/), and SPEC section 7's time bound on the CPU backend. Installs CMake (from PyPI) when
+# installed package, a syntax check of the Python and shell scripts that only the GPU machine
+# runs (bench/, scripts/), and SPEC section 7's time bound on the CPU backend. Installs CMake (from PyPI) when
 # it is missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,6 +34,10 @@ export BLASST_REQUIRE_NVRTC=1
 
 echo "== the GPU machine's Python scripts compile (they run only there)"
 python3 -m compileall -q bench
+echo "== the shell scripts parse (bash -n; the GPU machine's among them: a typo there costs device time)"
+for f in scripts/*.sh bench/runs/*.sh bench/runs/*/*.sh .ci/run; do
+  bash -n "$f" || { echo "$f does not parse"; exit 1; }
+done
 # bench/ab_summary.py (no GPU needed) on a recorded A/B: the ranges bench/RESULTS.md quotes for run 193.
 # (Its output is taken whole first: `grep -q` in a pipe exits at the first match, and under
 # pipefail the script's broken pipe then failed the check at random: session 31's CI.)
