@@ -34,6 +34,12 @@ export BLASST_REQUIRE_NVRTC=1
 
 echo "== the GPU machine's Python scripts compile (they run only there)"
 python3 -m compileall -q bench
+# bench/targets.py (no GPU needed) on run 283's bench.json: the verdicts bench/RESULTS.md quotes.
+targets=$(python3 bench/targets.py bench/runs/session54/run283-bench.json) \
+  || { echo "bench/targets.py failed"; exit 1; }
+grep -qF "| ~70 % skipped >= 1.45x | non-causal 1.397x at 70.5%, 1.444x at 69.9%, 1.458x at 70.3%, 1.472x at 69.8%;" <<<"$targets" \
+  && grep -qF "| decode dense >= PyTorch SDPA | 1.022x / 0.999x / 1.006x | met at 2 of 3 |" <<<"$targets" \
+  || { echo "bench/targets.py does not reproduce run 283's targets"; exit 1; }
 echo "== the shell scripts parse (bash -n; the GPU machine's among them: a typo there costs device time)"
 for f in scripts/*.sh bench/runs/*.sh bench/runs/*/*.sh .ci/run; do
   bash -n "$f" || { echo "$f does not parse"; exit 1; }
