@@ -1,5 +1,6 @@
 //! Every kernel specialisation compiles with NVRTC for sm_80 and sm_90a (and the portable decode
-//! kernels of shallower pipelines for sm_86; and the kernels of padded head dims) — no GPU needed.
+//! kernels of shallower pipelines for sm_86; the kernels of padded head dims; the portable kernels
+//! for Blackwell's sm_100 and sm_120) — no GPU needed.
 //! CI installs NVRTC from PyPI (nvidia-cuda-nvrtc) and puts it on LD_LIBRARY_PATH; without it
 //! the test prints why it skipped (BLASST_REQUIRE_NVRTC=1 turns that into a failure).
 
@@ -99,6 +100,59 @@ fn all_variants_compile_for_sm80_and_sm90a() {
         rayon::current_num_threads(),
         t0.elapsed().as_secs_f64()
     );
+}
+
+/// Blackwell (sm_100: B200, 228 KB per SM; sm_120: RTX 50, 100 KB) runs the portable kernels
+/// (blasst has no tcgen05 kernels; `Variant::supports` gives the Hopper families sm_90a only):
+/// every bf16 variant of their lists compiles, and spills no more than ptxas (NVRTC 13.0) did for
+/// it in session 54, when they were first compiled for these targets: at sm_100 the d = 128
+/// prefill kernels at 255 registers 24-84 bytes and two d = 256 ones 20-28 (at sm_80 only the
+/// paged and sweep ones spill; at sm_90a, where they are the fallback, 8-76), sm_120 none. Never
+/// run on such a GPU (none lent); f16 compiles alike (session 54, all 84 of each list).
+#[test]
+fn portable_kernels_compile_for_blackwell() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    let budget = |arch: &str, v: &Variant| -> usize {
+        if arch != "sm_100" || v.family != Family::Prefill || v.sweep {
+            return 0;
+        }
+        // (head dim, Skip-Softmax, paged)
+        match (v.head_dim, v.skip, v.paged) {
+            (128, false, false) => 84,
+            (128, false, true) => 60,
+            (128, true, false) => 24,
+            (256, false, false) => 20,
+            (256, false, true) => 28,
+            _ => 0,
+        }
+    };
+    let jobs: Vec<(&str, Variant)> = ["sm_100", "sm_120"]
+        .into_iter()
+        .flat_map(|arch| {
+            Variant::all(arch_smem_per_sm(arch))
+                .into_iter()
+                .filter(move |v| v.bf16 && v.supports(arch))
+                .map(move |v| (arch, v))
+        })
+        .collect();
+    assert!(jobs.iter().all(|(_, v)| matches!(
+        v.family,
+        Family::Prefill | Family::Decode | Family::Merge | Family::MergeStates
+    )));
+    assert_eq!(jobs.len(), 2 * 42);
+    jobs.par_iter().for_each(|(arch, v)| {
+        let (bin, log) =
+            compile_with_log(v, arch, true).unwrap_or_else(|e| panic!("{}", e.message()));
+        assert!(bin.len() > 1000, "{} for {arch}", v.name());
+        let (spilled, most) = (spill_stores(&log), budget(arch, v));
+        assert!(
+            spilled <= most,
+            "{} for {arch}: {spilled} bytes of spill stores, more than its {most}:\n{log}",
+            v.name()
+        );
+    });
 }
 
 /// Every padded head dim (each multiple of 8 below 256 but the kernels' own) compiles its prefill
