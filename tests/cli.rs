@@ -84,6 +84,22 @@ fn plan_for_other_gpus() {
         s.contains("phase decode  block_m 4  block_n 32  num_kv_splits 16"),
         "{s}"
     );
+    // A B200 (148 multiprocessors of 228 KB, the portable kernels): two CTAs per multiprocessor
+    // at d = 128 (37 splits over 8 KV heads), one at d = 256 (18), dense and Skip-Softmax alike
+    // (on Hopper a dense call at d = 128 takes 16: the Hopper kernel's one-CTA-per-SM plan).
+    for (d, splits) in [(128, 37), (256, 18)] {
+        for factor in [0, 4] {
+            let s = plan(&format!(
+                "--seqlen-q 1 --seqlen-kv 131072 --factor {factor} --gpu b200 --head-dim {d}"
+            ));
+            assert!(
+                s.contains(&format!(
+                    "phase decode  block_m 4  block_n 64  num_kv_splits {splits}"
+                )),
+                "d = {d}, factor {factor}: {s}"
+            );
+        }
+    }
 }
 
 fn blasst(args: &[&str], cache: &std::path::Path) -> std::process::Output {

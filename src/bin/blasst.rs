@@ -62,6 +62,8 @@ enum GpuArg {
     Hopper,
     /// A100 (sm_80, 164 KB; 108).
     A100,
+    /// B200 (sm_100, 228 KB; 148): the portable kernels (blasst has no Blackwell-specific ones).
+    B200,
     /// Compute capability 8.6, 8.9 and 12.x: RTX 30/40/50, A10, L4, L40S (100 KB; 128 unless
     /// --sms says otherwise: an RTX 4090 has 128, an L40S 142, an A10 72).
     #[value(name = "100kb")]
@@ -79,6 +81,7 @@ impl GpuArg {
         let g = match self {
             GpuArg::Hopper => GpuShape::nominal(),
             GpuArg::A100 => other(108, 164),
+            GpuArg::B200 => other(148, 228),
             GpuArg::Smem100k => other(128, 100),
         };
         GpuShape {
@@ -235,7 +238,7 @@ enum Cmd {
         /// run on 32-key tiles, since 64-key ones do not fit there.
         #[arg(long, value_enum, default_value_t = GpuArg::Hopper)]
         gpu: GpuArg,
-        /// That GPU's multiprocessors (default: Hopper 132, A100 108, 100kb 128).
+        /// That GPU's multiprocessors (default: Hopper 132, A100 108, B200 148, 100kb 128).
         #[arg(long)]
         sms: Option<usize>,
     },
