@@ -211,6 +211,8 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   PYTHONUNBUFFERED=1 timeout ${BENCH_TIMEOUT:-400} python3 bench/bench.py --lib target/device/libblasst.so --out "$OUT" ${BENCH_ARGS:-} > "$OUT/bench.log" 2>&1
   echo "bench exit $?" | tee -a "$OUT/bench.log" "$LOG"
   python3 bench/report.py "$OUT"/bench*.json 2>/dev/null | head -60 || tail -3 "$OUT/bench.log" | cut -c1-400
+  # Issues 5 and 6's targets, met or missed (bench/targets.py, since session 54).
+  python3 bench/targets.py "$OUT/bench.json" 2>/dev/null | tee -a "$LOG"
   step "head dim 256"
   # smi.log covers these timings too (one measurement each, not interleaved: a throttled second
   # shows there; run.log has the step's start time).

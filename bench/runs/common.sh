@@ -146,6 +146,8 @@ bench_logged() {
   BENCH_NAME=bench timeout "${BENCH_TIMEOUT:-420}" python3 bench/bench.py --lib "${BENCH_LIB:-target/device/libblasst.so}" --out "$OUT" "$@" > "$OUT/bench.log" 2>&1
   echo "bench exit $?" | tee -a "$LOG"
   kill $smi 2>/dev/null
+  # Issues 5 and 6's targets from it (since session 54), when it ran the tables they need.
+  python3 bench/targets.py "$OUT/bench.json" > "$OUT/targets.md" 2>/dev/null && tee -a "$LOG" < "$OUT/targets.md"
 }
 # Nsight Compute over bench/profile_one.py MODE's calls of the kernels matching REGEX (at most
 # COUNT launches): speed of light, warp states, memory, launch, occupancy and per-instruction
