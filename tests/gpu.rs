@@ -44,8 +44,8 @@ fn max_diff(a: &[f32], b: &[f32], offs: &Built) -> f32 {
 
 /// The head dims the GPU tests cover: 64, 128 and 256, or those listed in `BLASST_TEST_HEAD_DIMS`
 /// (e.g. `128`; on a GPU of 100 KB shared memory per SM, or the H200 emulating one with
-/// `BLASST_SMEM_PER_SM=102400`, head dim 256 runs the compact prefill kernel, decode-shaped calls
-/// too, since session 53).
+/// `BLASST_SMEM_PER_SM=102400`, head dim 256 runs the compact prefill kernel since session 53,
+/// and its decode calls the decode kernel of 32-key tiles since session 54).
 fn head_dims() -> Vec<usize> {
     usizes_from_env("BLASST_TEST_HEAD_DIMS", &[64, 128, 256])
 }

@@ -106,13 +106,14 @@ pub fn decode90_tiled_rows(head_dim: usize) -> usize {
 /// and at d = 128 with the 100 KB GPUs' two stages it spilled 4. `stages`: the kernel's depth on
 /// that GPU, `decode_stages`.
 pub fn decode_ctas_bound(head_dim: usize, smem_per_sm: usize, stages: usize) -> usize {
-    decode_ctas_fit(head_dim, smem_per_sm, stages).max(1)
+    let bn = decode_block_n(head_dim, smem_per_sm);
+    decode_ctas_fit(head_dim, smem_per_sm, stages, bn).max(1)
 }
 
-/// CTAs of the portable decode kernel at `stages` deep that the shared memory of a call of one
-/// query row lets a multiprocessor of `smem_per_sm` bytes hold, at most its tuned 2 (0: none).
-fn decode_ctas_fit(head_dim: usize, smem_per_sm: usize, stages: usize) -> usize {
-    let bn = decode_block_n(head_dim, smem_per_sm);
+/// CTAs of the portable decode kernel at `stages` deep of `bn`-key tiles (`decode_block_n`)
+/// that the shared memory of a call of one query row lets a multiprocessor of `smem_per_sm`
+/// bytes hold, at most its tuned 2 (0: none).
+fn decode_ctas_fit(head_dim: usize, smem_per_sm: usize, stages: usize, bn: usize) -> usize {
     (smem_per_sm / super::decode_cta_smem(head_dim, 1, stages, bn)).min(2)
 }
 
@@ -277,11 +278,15 @@ pub fn decode_stages(head_dim: usize, smem_per_sm: usize) -> usize {
             256 => 2,
             _ => 5,
         };
+        let bn = decode_block_n(head_dim, smem_per_sm);
         (2..=tuned)
             .max_by_key(|&st| {
-                let bn = decode_block_n(head_dim, smem_per_sm);
                 let fits_64_rows = super::decode_cta_smem(head_dim, 64, st, bn) <= smem_per_sm;
-                (fits_64_rows, decode_ctas_fit(head_dim, smem_per_sm, st), st)
+                (
+                    fits_64_rows,
+                    decode_ctas_fit(head_dim, smem_per_sm, st, bn),
+                    st,
+                )
             })
             .unwrap_or(2)
     })
