@@ -16,5 +16,9 @@ run_start
 GPU_TESTS_TIMEOUT=300 gpu_tests
 gpu_threads_contexts
 BENCH_TIMEOUT=150 bench_logged
-python3 bench/report.py "$OUT/bench.json" > "$OUT/report.md" 2>/dev/null
+python3 bench/report.py "$OUT/bench.json" >> "$LOG" 2>/dev/null
 MEMCHECK_TIMEOUT=$((585 - SECONDS)) memcheck
+# At most 8 files come back: gpu_threads' log into the GPU tests', the targets (in run.log) and
+# the plot left behind.
+cat "$OUT/gpu-threads.log" >> "$OUT/gpu-tests.log" && rm -f "$OUT/gpu-threads.log"
+rm -f "$OUT/targets.md" "$OUT/speedup_vs_sparsity.png"
