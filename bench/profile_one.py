@@ -1,7 +1,8 @@
 """A few calls for Nsight Compute, filtered with -k. `decode`: 16 x 32K dense, the same size with
 Skip-Softmax on structured inputs (~70 % skipped) and 1 x 128K dense (32/8 heads); `prefill`: one
 dense prefill on random inputs and one Skip-Softmax prefill on structured inputs with ~90 %
-skipped tiles (S = 8K, 32 heads); `prefill-dims`: dense prefill at d = 128, then d = 256 (S = 8K);
+skipped tiles (S = 8K, 32 heads); `prefill-dims`: dense prefill at d = 128, then d = 256 (S = 8K); `sdpa-prefill`: PyTorch SDPA's cuDNN
+backend, then blasst dense, at S = 4K and 16K (non-causal, random inputs);
 `prefill-nothing`: dense prefill, then the Skip-Softmax kernel
 with a factor that skips nothing, on the same random inputs (S = 8K); `sdpa-decode`: PyTorch SDPA on the 16 x 32K decode inputs, then
 blasst on the same size; `decode-wide`: 4 x 32K, 4 tokens x 32/4 heads (32 packed rows), dense and
@@ -87,6 +88,24 @@ if what == "prefill-nothing":
     bl.run(bl.params(q, k, v, o, factor=1e-30 * S, stats=stats))
     torch.cuda.synchronize()
     print("done; nothing-skipped prefill visited/skipped", stats.tolist())
+if what == "sdpa-prefill":
+    # (session 55) the gap to cuDNN: PyTorch SDPA's cuDNN backend, then blasst dense, on the same
+    # random inputs (bf16, d = 128, 32 heads, non-causal) at S = 4K (0.85x cuDNN in run 283) and
+    # 16K (0.97x), two calls each.
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    import torch.nn.functional as F
+    for S in (4096, 16384):
+        q, k, v = (torch.randn(1, S, 32, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        o = torch.empty_like(q)
+        qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+            for _ in range(2):
+                F.scaled_dot_product_attention(qt, kt, vt)
+        p = bl.params(q, k, v, o)
+        for _ in range(2):
+            bl.run(p)
+    torch.cuda.synchronize()
+    print("done: cuDNN and blasst dense prefill at 4K and 16K")
 if what == "prefill-dims":
     # (session 54) one dense prefill at d = 128, then one at d = 256 (S = 8K, 32 heads,
     # non-causal, random inputs): where the d = 256 kernel's time goes beside d = 128's.
