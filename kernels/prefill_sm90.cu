@@ -103,6 +103,18 @@
 // during visit t + 1, a visit ahead of their use each. Layout of `bars`: full K [NB] | empty K
 // [NB] | full V [NB] | empty V [NB] | Q; without the split, full [NB] | empty [NB] | Q.
 #define KV_SPLIT (HEAD_DIM > 128)
+// PV_OVERLAP (session 55; off unless the host defines PREFILL90_PV_OVERLAP: src/cuda/nvrtc.rs,
+// `BLASST_PREFILL_PV_OVERLAP=1`): S_t and P V_{t-1} in separate commit groups, each P V chain
+// unconditional, so the row maxima and exponentials of S_t run while P V_{t-1} does (see the
+// loop). On an H100 (bench/RESULTS.md, runs 291-292): dense +4-11 %, Skip-Softmax +3-8 % with
+// nothing skipped, +2-4 % at ~50 %, -2..+2 % at ~70 %, -1.5..-4.6 % at 87-92 %. The d = 128
+// kernel only: not at d = 256 (KV_SPLIT: its slots' K and V barriers), not at d = 64 (three
+// consumer warpgroups of 160 registers: its skip kernel spilled 224 bytes), not in the
+// calibration sweep.
+#ifndef PREFILL90_PV_OVERLAP
+#define PREFILL90_PV_OVERLAP 0
+#endif
+#define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && !KV_SPLIT && NWG == 2)
 #define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one
 #define VBAR_OFF (2 * NB * 8)    // V's barriers past K's (KV_SPLIT)
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
@@ -820,6 +832,39 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // first measured ~1 % slower, dense and sparse: bench/runs/session8/ab2-s-first.log.)
     wg_fence();
     issue_s(S, k_cur);
+#if PV_OVERLAP
+    // S_t alone in its commit group, then P V_{t-1} in its own, so the row maxima and
+    // exponentials of S_t run while P V_{t-1} does; the softmax waits for it before it rescales
+    // O and writes Pc (retire_pv). Every P V chain is unconditional: a wgmma under a condition
+    // makes ptxas close its group with a dummy wgmma, which the wait for S_t then waits behind
+    // (run 143). Dense: at t = 0 P is zero and V is visit 0's (landed, finite): exact zeros.
+    // Skip: one chain per case of kept halves, each with its commit.
+    wg_commit();
+#if SKIP
+    {
+      const bool pv_lo = kept(t > 0, wk_prv, 0), pv_hi = kept(t > 0, wk_prv, 1);
+      const u32 vs = k_prv + NB * KV_BYTES;
+      if (pv_lo && pv_hi) {
+        issue_pv(Pc, vs, true, true);
+        wg_commit();
+      } else if (pv_lo) {
+        issue_pv(Pc, vs, true, false);
+        wg_commit();
+      } else if (pv_hi) {
+        issue_pv(Pc, vs, false, true);
+        wg_commit();
+      } else {
+        wg_commit();
+      }
+    }
+#else
+    issue_pv(Pc, (t == 0 ? k_cur : k_prv) + NB * KV_BYTES, true, true);
+    wg_commit();
+#endif
+    named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
+    wg_wait<1>();
+    reg_fence(S);
+#else
 #if SKIP
     const bool pv_lo = kept(t > 0, wk_prv, 0), pv_hi = NH == 2 && kept(t > 0, wk_prv, NH - 1);
 #else
@@ -831,7 +876,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     wg_wait<0>();  // unconditional: ptxas then knows S, O and Pc are free on every path
     reg_fence(S);
     reg_fence(O);
-#if KV_SPLIT
+#endif
+#if PV_OVERLAP
+    // (visit t - 1's slot is released once its P V is done: retire_pv)
+#elif KV_SPLIT
     // K of visit t is done (S_t), and V of visit t - 1 (its P V).
     if (lane == 0) {
       mbar_arrive(b_cur + EMPTY_OFF);
@@ -959,6 +1007,14 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // Online softmax (exp2 domain) over the kept halves (warp-uniform flags) into Pc; a skipped
     // half's P is zero (another warp of the warpgroup may keep it: its P V then adds nothing for
     // these rows); rescales O.
+#if PV_OVERLAP
+    // P V_{t-1} done: Pc and O free, visit t - 1's slot released.
+    auto retire_pv = [&] {
+      wg_wait<0>();
+      reg_fence(O);
+      if (t > 0 && lane == 0) mbar_arrive(b_prv + EMPTY_OFF);
+    };
+#endif
     auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {
       float P[VN / 2], ms[2], rs[2] = {0.f, 0.f}, al[2];
       #pragma unroll
@@ -1000,6 +1056,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         l[hh] = l[hh] * al[hh] + rs[hh];
         m[hh] = mn[hh];
       }
+#if PV_OVERLAP
+      retire_pv();
+#endif
       #pragma unroll
       for (int kk = 0; kk < VN / 16; ++kk) {
         Pc[kk][0] = pack2(P[kk * 8 + 0], P[kk * 8 + 1]);
@@ -1026,6 +1085,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // profile_visits.py); these copies made the skip kernel 2-6 % faster at every sparsity,
     // nothing skipped included (bench/ab_prefill.py, bench/runs/session7/ab2-fast3-fast4.log).
     if (skip_lo && skip_hi) {
+#if PV_OVERLAP
+      retire_pv();
+#endif
       // Zeroed here, not hoisted above the branch onto every visit's path (volatile).
       #pragma unroll
       for (int kk = 0; kk < VN / 16; ++kk)

@@ -218,6 +218,15 @@ fn decode90_evict_first() -> bool {
     std::env::var("BLASST_DECODE90_EVICT").is_ok_and(|v| v.trim() == "1")
 }
 
+/// Whether the Hopper prefill kernel overlaps each visit's row maxima and exponentials with the
+/// previous visit's P V (`BLASST_PREFILL_PV_OVERLAP=1`, off by default; kernels/prefill_sm90.cu
+/// `PV_OVERLAP`): measured on an H100 only (dense +4-11 %, Skip-Softmax at 87-92 % skipped
+/// -1.5..-4.6 %), its kernels not yet run under compute-sanitizer (bench/RESULTS.md, session 55).
+/// Read at every compile, so the source and its cache key follow it.
+fn prefill90_pv_overlap() -> bool {
+    std::env::var("BLASST_PREFILL_PV_OVERLAP").is_ok_and(|v| v.trim() == "1")
+}
+
 /// The row-tile warps decode kernel's test delay (`BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, 0
 /// unless set, at most 1 ms): its producer warp waits that long between a tile's decision wait
 /// and its wait for the tile's V slot, the window in which, before session 48, consumers that
@@ -383,8 +392,9 @@ impl Variant {
         } else {
             (decode90_config(hd), decode90_ctas_per_sm(hd))
         };
-        // The row-tile warps kernel follows the Hopper decode kernel's source (DECODE_WARPS).
-        let (warps_define, warps_body) = if self.family == Family::DecodeWarps {
+        // Defines of one family: the row-tile warps kernel follows the Hopper decode kernel's
+        // source (DECODE_WARPS); the Hopper prefill's P V overlap, when switched on.
+        let (family_define, warps_body) = if self.family == Family::DecodeWarps {
             (
                 format!(
                     "#define DECODE_WARPS 1\n#define WARPS_PRODUCER_DELAY_NS {}\n",
@@ -392,6 +402,8 @@ impl Variant {
                 ),
                 DECODE_WARPS_SM90,
             )
+        } else if self.family == Family::PrefillSm90 && prefill90_pv_overlap() {
+            ("#define PREFILL90_PV_OVERLAP 1\n".to_string(), "")
         } else {
             (String::new(), "")
         };
@@ -420,7 +432,7 @@ impl Variant {
             self.ctas,
             self.compact as u32,
             if self.bn == 0 { 64 } else { self.bn as u32 },
-            warps_define,
+            family_define,
             warps_body,
         )
     }
