@@ -80,7 +80,11 @@ fn the_pv_overlap_reaches_the_hopper_prefill_kernels_only_and_compiles() {
             compile_with_log(v, "sm_90a", true).unwrap_or_else(|e| panic!("{}", e.message()));
         assert!(bin.len() > 1000, "{}: {} bytes", v.name(), bin.len());
         for warning in ["C7514", "C7515", "C7520"] {
-            assert!(!log.contains(warning), "{}: ptxas {warning}:\n{log}", v.name());
+            assert!(
+                !log.contains(warning),
+                "{}: ptxas {warning}:\n{log}",
+                v.name()
+            );
         }
         assert!(
             log.contains("0 bytes spill stores"),
