@@ -837,7 +837,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // exponentials of S_t run while P V_{t-1} does; the softmax waits for it before it rescales
     // O and writes Pc (retire_pv). Every P V chain is unconditional: a wgmma under a condition
     // makes ptxas close its group with a dummy wgmma, which the wait for S_t then waits behind
-    // (run 143). Dense: at t = 0 P is zero and V is visit 0's (landed, finite): exact zeros.
+    // (run 143). Dense: at t = 0 P is zero and V is visit 0's (landed; rows and columns past the
+    // data zero-filled): exact zeros, the output the tree's bit for bit (but where the caller's V
+    // holds Inf or NaN in that visit, which makes the output non-finite either way).
     // Skip: one chain per case of kept halves, each with its commit.
     wg_commit();
 #if SKIP
