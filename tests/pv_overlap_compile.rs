@@ -7,58 +7,19 @@
 //! environment at every compile, so it must not leak into other tests. No GPU needed; without
 //! NVRTC it checks the source alone.
 
-use blasst::cuda::nvrtc::{Family, Variant, arch_smem_per_sm, available, compile_with_log};
+use blasst::cuda::nvrtc::{Family, available, compile_with_log};
+
+#[path = "common/source_switch.rs"]
+mod source_switch;
 
 #[test]
 fn the_pv_overlap_reaches_the_hopper_prefill_kernels_only_and_compiles() {
-    let all = || Variant::all(arch_smem_per_sm("sm_90a"));
-    let prefill90 = |vs: Vec<Variant>| -> Vec<Variant> {
-        vs.into_iter()
-            .filter(|v| v.family == Family::PrefillSm90)
-            .collect()
-    };
-    let plain = prefill90(all());
-    assert!(!plain.is_empty());
-    let plain_sources: Vec<String> = plain.iter().map(Variant::source).collect();
-    assert!(
-        plain_sources
-            .iter()
-            .all(|src| !src.contains("#define PREFILL90_PV_OVERLAP 1\n"))
-    );
-    let others_before: Vec<String> = all()
-        .iter()
-        .filter(|v| v.family != Family::PrefillSm90)
-        .map(Variant::source)
-        .collect();
-
-    // SAFETY: this test binary holds this one test, so no other thread reads the environment.
-    // (Set until the end: a variant's source, and so its compile, reads it at every call.)
-    unsafe { std::env::set_var("BLASST_PREFILL_PV_OVERLAP", "1") };
-    let overlapped = prefill90(all());
-    let overlapped_sources: Vec<String> = overlapped.iter().map(Variant::source).collect();
-    let others_after: Vec<String> = all()
-        .iter()
-        .filter(|v| v.family != Family::PrefillSm90)
-        .map(Variant::source)
-        .collect();
-    for (v, src) in overlapped.iter().zip(&overlapped_sources) {
-        assert!(
-            src.contains("#define PREFILL90_PV_OVERLAP 1\n"),
-            "{}",
-            v.name()
-        );
-    }
-    // A different source: a kernel cached without the overlap is never loaded with it.
-    assert!(
-        plain
-            .iter()
-            .zip(&plain_sources)
-            .zip(overlapped.iter().zip(&overlapped_sources))
-            .all(|((a, a_src), (b, b_src))| a.name() == b.name() && a_src != b_src)
-    );
-    assert_eq!(
-        others_before, others_after,
-        "the switch changes the Hopper prefill kernels only"
+    let (_, overlapped) = source_switch::set_and_check(
+        "BLASST_PREFILL_PV_OVERLAP",
+        "1",
+        |v| v.family == Family::PrefillSm90,
+        None,
+        "#define PREFILL90_PV_OVERLAP 1\n",
     );
 
     if !available() {

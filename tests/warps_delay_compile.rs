@@ -5,62 +5,26 @@
 //! switch is read from the environment at every compile, so it must not leak into other tests.
 //! No GPU needed; without NVRTC it checks the source alone.
 
-use blasst::cuda::nvrtc::{Family, Variant, arch_smem_per_sm, available, compile_with_log};
+use blasst::cuda::nvrtc::{Family, available, compile_with_log};
+
+#[path = "common/source_switch.rs"]
+mod source_switch;
 
 #[test]
 fn the_producer_delay_reaches_the_warps_kernels_only_and_compiles() {
-    let all = || Variant::all(arch_smem_per_sm("sm_90a"));
-    let warps = |vs: Vec<Variant>| -> Vec<Variant> {
-        vs.into_iter()
-            .filter(|v| v.family == Family::DecodeWarps && v.skip)
-            .collect()
-    };
-    let plain = warps(all());
+    let (plain, delayed) = source_switch::set_and_check(
+        "BLASST_DECODE_WARPS_PRODUCER_DELAY_NS",
+        "20000",
+        |v| v.family == Family::DecodeWarps,
+        Some("#define WARPS_PRODUCER_DELAY_NS 0\n"),
+        "#define WARPS_PRODUCER_DELAY_NS 20000\n",
+    );
+    let delayed: Vec<_> = delayed.into_iter().filter(|v| v.skip).collect();
     assert_eq!(
-        plain.len(),
+        delayed.len(),
         2 * 2,
-        "bf16/fp16 x contiguous/paged skip kernels"
-    );
-    let plain_sources: Vec<String> = plain.iter().map(Variant::source).collect();
-    assert!(
-        plain_sources
-            .iter()
-            .all(|src| src.contains("#define WARPS_PRODUCER_DELAY_NS 0\n"))
-    );
-    let others_before: Vec<String> = all()
-        .iter()
-        .filter(|v| v.family != Family::DecodeWarps)
-        .map(Variant::source)
-        .collect();
-
-    // SAFETY: this test binary holds this one test, so no other thread reads the environment.
-    // (Set until the end: a variant's source, and so its compile, reads it at every call.)
-    unsafe { std::env::set_var("BLASST_DECODE_WARPS_PRODUCER_DELAY_NS", "20000") };
-    let delayed = warps(all());
-    let delayed_sources: Vec<String> = delayed.iter().map(Variant::source).collect();
-    let others_after: Vec<String> = all()
-        .iter()
-        .filter(|v| v.family != Family::DecodeWarps)
-        .map(Variant::source)
-        .collect();
-    for (v, src) in delayed.iter().zip(&delayed_sources) {
-        assert!(
-            src.contains("#define WARPS_PRODUCER_DELAY_NS 20000\n"),
-            "{}",
-            v.name()
-        );
-    }
-    // A different source: a kernel cached without the delay is never loaded with it.
-    assert!(
-        plain
-            .iter()
-            .zip(&plain_sources)
-            .zip(delayed.iter().zip(&delayed_sources))
-            .all(|((a, a_src), (b, b_src))| a.name() == b.name() && a_src != b_src)
-    );
-    assert_eq!(
-        others_before, others_after,
-        "the switch changes the warps kernels only"
+        "bf16/fp16 x contiguous/paged skip kernels (of {} warps kernels)",
+        plain.len()
     );
 
     if !available() {

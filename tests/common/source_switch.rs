@@ -1,0 +1,72 @@
+//! What a compile-time switch read from the environment (e.g.
+//! `BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, `BLASST_PREFILL_PV_OVERLAP`) does to the kernel
+//! sources, for the test binaries that hold one such switch each (tests/warps_delay_compile.rs,
+//! tests/pv_overlap_compile.rs): `#[path = "common/source_switch.rs"] mod source_switch;`.
+
+use blasst::cuda::nvrtc::{Variant, arch_smem_per_sm};
+
+/// Sets `var` to `value` (for the rest of the process) and checks that it changes the sources of
+/// the sm_90a variants that `changed` selects, and only theirs: each gains `on_line` (and, where
+/// `off_line` is given, had it before), each one's name stays while its source (and so its
+/// disk-cache key) differs, every other variant's source stays the same. Returns those variants
+/// before and after.
+///
+/// The caller's test binary must hold that one test: the environment is process-wide.
+pub fn set_and_check(
+    var: &str,
+    value: &str,
+    changed: impl Fn(&Variant) -> bool,
+    off_line: Option<&str>,
+    on_line: &str,
+) -> (Vec<Variant>, Vec<Variant>) {
+    let all = || Variant::all(arch_smem_per_sm("sm_90a"));
+    let pick =
+        |vs: Vec<Variant>| -> Vec<Variant> { vs.into_iter().filter(|v| changed(v)).collect() };
+    let others = || -> Vec<String> {
+        all()
+            .iter()
+            .filter(|v| !changed(v))
+            .map(Variant::source)
+            .collect()
+    };
+    let plain = pick(all());
+    assert!(!plain.is_empty(), "no variant for {var}");
+    let plain_sources: Vec<String> = plain.iter().map(Variant::source).collect();
+    for (v, src) in plain.iter().zip(&plain_sources) {
+        assert!(
+            !src.contains(on_line),
+            "{}: {on_line:?} without {var}",
+            v.name()
+        );
+        if let Some(off) = off_line {
+            assert!(src.contains(off), "{}: no {off:?}", v.name());
+        }
+    }
+    let others_before = others();
+
+    // SAFETY: the caller's test binary holds this one test, so no other thread reads the
+    // environment. (Set until the end: a variant's source, and so its compile, reads it at
+    // every call.)
+    unsafe { std::env::set_var(var, value) };
+    let switched = pick(all());
+    for v in &switched {
+        assert!(v.source().contains(on_line), "{}: no {on_line:?}", v.name());
+    }
+    // A different source: a kernel cached without the switch is never loaded with it.
+    assert_eq!(plain.len(), switched.len());
+    for ((a, a_src), b) in plain.iter().zip(&plain_sources).zip(&switched) {
+        assert_eq!(a.name(), b.name());
+        assert_ne!(
+            a_src,
+            &b.source(),
+            "{}: {var} left its source as it was",
+            a.name()
+        );
+    }
+    assert_eq!(
+        others_before,
+        others(),
+        "{var} changes other kernels' sources"
+    );
+    (plain, switched)
+}
