@@ -7,7 +7,7 @@
 //! environment at every compile, so it must not leak into other tests. No GPU needed; without
 //! NVRTC it checks the source alone.
 
-use blasst::cuda::nvrtc::{Family, available, compile_with_log};
+use blasst::cuda::nvrtc::{Family, compile_with_log};
 
 #[path = "common/source_switch.rs"]
 mod source_switch;
@@ -22,12 +22,7 @@ fn the_pv_overlap_reaches_the_hopper_prefill_kernels_only_and_compiles() {
         "#define PREFILL90_PV_OVERLAP 1\n",
     );
 
-    if !available() {
-        assert!(
-            std::env::var_os("BLASST_REQUIRE_NVRTC").is_none(),
-            "NVRTC is required but libnvrtc.so.13 could not be loaded"
-        );
-        println!("compile skipped: NVRTC (libnvrtc.so.13) not found");
+    if !source_switch::nvrtc() {
         return;
     }
     // The kernels the switch changes: d = 128, not the calibration sweep (bf16; fp16 shares

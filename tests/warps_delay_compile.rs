@@ -5,7 +5,7 @@
 //! switch is read from the environment at every compile, so it must not leak into other tests.
 //! No GPU needed; without NVRTC it checks the source alone.
 
-use blasst::cuda::nvrtc::{Family, available, compile_with_log};
+use blasst::cuda::nvrtc::{Family, compile_with_log};
 
 #[path = "common/source_switch.rs"]
 mod source_switch;
@@ -27,12 +27,7 @@ fn the_producer_delay_reaches_the_warps_kernels_only_and_compiles() {
         plain.len()
     );
 
-    if !available() {
-        assert!(
-            std::env::var_os("BLASST_REQUIRE_NVRTC").is_none(),
-            "NVRTC is required but libnvrtc.so.13 could not be loaded"
-        );
-        println!("compile skipped: NVRTC (libnvrtc.so.13) not found");
+    if !source_switch::nvrtc() {
         return;
     }
     for v in &delayed {

@@ -3,7 +3,7 @@
 //! sources, for the test binaries that hold one such switch each (tests/warps_delay_compile.rs,
 //! tests/pv_overlap_compile.rs): `#[path = "common/source_switch.rs"] mod source_switch;`.
 
-use blasst::cuda::nvrtc::{Variant, arch_smem_per_sm};
+use blasst::cuda::nvrtc::{Variant, arch_smem_per_sm, available};
 
 /// Sets `var` to `value` (for the rest of the process) and checks that it changes the sources of
 /// the sm_90a variants that `changed` selects, and only theirs: each gains `on_line` (and, where
@@ -69,4 +69,18 @@ pub fn set_and_check(
         "{var} changes other kernels' sources"
     );
     (plain, switched)
+}
+
+/// Whether NVRTC is here to compile the switched kernels; without it (and without
+/// `BLASST_REQUIRE_NVRTC`, which CI sets) the caller checks the sources alone.
+pub fn nvrtc() -> bool {
+    if !available() {
+        assert!(
+            std::env::var_os("BLASST_REQUIRE_NVRTC").is_none(),
+            "NVRTC is required but libnvrtc.so.13 could not be loaded"
+        );
+        println!("compile skipped: NVRTC (libnvrtc.so.13) not found");
+        return false;
+    }
+    true
 }
