@@ -1075,19 +1075,17 @@ pub fn decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
 /// the GPUs of 100 KB before their 32-key tiles).
 pub fn decode_fits(g: &GpuShape, head_dim: usize) -> bool {
     use_sm90_decode(g.sm90a, nvrtc::decode90_max_rows(head_dim), head_dim)
-        || portable_decode_fits(g, head_dim, 16)
+        || portable_decode_fits(g, head_dim)(16)
 }
 
-/// Whether one CTA of the portable decode kernel with `rows` packed rows at `head_dim` (its
-/// pipeline as deep and its tiles as long as on `g`: `nvrtc::decode_stages`,
-/// `nvrtc::decode_block_n`) fits a multiprocessor of `g`.
-fn portable_decode_fits(g: &GpuShape, head_dim: usize, rows: usize) -> bool {
-    decode_cta_smem(
-        head_dim,
-        rows,
-        nvrtc::decode_stages(head_dim, g.smem_per_sm),
-        nvrtc::decode_block_n(head_dim, g.smem_per_sm),
-    ) <= g.smem_per_sm
+/// Whether one CTA of the portable decode kernel at `head_dim` (its pipeline as deep and its
+/// tiles as long as on `g`: `nvrtc::decode_stages`, `nvrtc::decode_block_n`, found once) fits a
+/// multiprocessor of `g`, as a function of its packed rows.
+fn portable_decode_fits(g: &GpuShape, head_dim: usize) -> impl Fn(usize) -> bool {
+    let stages = nvrtc::decode_stages(head_dim, g.smem_per_sm);
+    let bn = nvrtc::decode_block_n(head_dim, g.smem_per_sm);
+    let smem_per_sm = g.smem_per_sm;
+    move |rows| decode_cta_smem(head_dim, rows, stages, bn) <= smem_per_sm
 }
 
 /// The portable decode kernel's row tile for `rows` packed rows on a GPU like `g`: all of them
@@ -1099,11 +1097,12 @@ fn portable_decode_fits(g: &GpuShape, head_dim: usize, rows: usize) -> bool {
 /// before session 52 was refused. Where not even 16 rows fit, all rows; the plan does not take
 /// the decode kernel there (`decode_fits`).
 fn portable_decode_block_m(g: &GpuShape, head_dim: usize, rows: usize) -> usize {
+    let fits = portable_decode_fits(g, head_dim);
     // The tile of `tiles` tiles: the rows shared out evenly, rounded up to 16 (the kernel's m16
     // atoms), at most all of them.
     (1..=rows.div_ceil(16))
         .map(|tiles| (rows.div_ceil(tiles).div_ceil(16) * 16).min(rows))
-        .find(|&m| portable_decode_fits(g, head_dim, m))
+        .find(|&m| fits(m))
         .unwrap_or(rows)
 }
 
