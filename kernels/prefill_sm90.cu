@@ -103,16 +103,17 @@
 // during visit t + 1, a visit ahead of their use each. Layout of `bars`: full K [NB] | empty K
 // [NB] | full V [NB] | empty V [NB] | Q; without the split, full [NB] | empty [NB] | Q.
 #define KV_SPLIT (HEAD_DIM > 128)
-// PV_OVERLAP (session 55; off unless the host defines PREFILL90_PV_OVERLAP: src/cuda/nvrtc.rs,
-// `BLASST_PREFILL_PV_OVERLAP=1`): S_t and P V_{t-1} in separate commit groups, each P V chain
-// unconditional, so the row maxima and exponentials of S_t run while P V_{t-1} does (see the
-// loop). On an H100 (bench/RESULTS.md, runs 291-292): dense +4-11 %, Skip-Softmax +3-8 % with
-// nothing skipped, +2-4 % at ~50 %, -2..+2 % at ~70 %, -1.5..-4.6 % at 87-92 %. The d = 128
-// kernel only: not at d = 256 (KV_SPLIT: its slots' K and V barriers), not at d = 64 (three
-// consumer warpgroups of 160 registers: its skip kernel spilled 224 bytes), not in the
-// calibration sweep.
+// PV_OVERLAP (session 55; on by default since session 56, off where the host defines
+// PREFILL90_PV_OVERLAP 0: src/cuda/nvrtc.rs, `BLASST_PREFILL_PV_OVERLAP=0`): S_t and P V_{t-1}
+// in separate commit groups, each P V chain unconditional, so the row maxima and exponentials of
+// S_t run while P V_{t-1} does (see the loop). On an H100 (bench/RESULTS.md, runs 291-293):
+// dense +4-8 %, Skip-Softmax +3-8 % with nothing skipped, +1-4 % at ~50 %, 0..+3 % at ~70 %,
+// -4..+1 % at 75-92 %; the whole GPU suite, memcheck and racecheck pass with it (run 293). The
+// d = 128 kernel only: not at d = 256 (KV_SPLIT: its slots' K and V barriers), not at d = 64
+// (three consumer warpgroups of 160 registers: its skip kernel spilled 224 bytes with it), not
+// in the calibration sweep.
 #ifndef PREFILL90_PV_OVERLAP
-#define PREFILL90_PV_OVERLAP 0
+#define PREFILL90_PV_OVERLAP 1
 #endif
 #define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && !KV_SPLIT && NWG == 2)
 #define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one

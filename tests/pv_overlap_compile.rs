@@ -1,11 +1,11 @@
-//! The Hopper prefill kernel's P V overlap (`BLASST_PREFILL_PV_OVERLAP=1`,
-//! kernels/prefill_sm90.cu `PV_OVERLAP`, off by default) reaches the Hopper prefill kernels' source
-//! only, changes their disk-cache key, and compiles for sm_90a without spills and without ptxas
-//! serialising a wgmma pipeline (the warnings tests/kernels_compile.rs rejects): the switch is
-//! measured on the GPU machine (bench/RESULTS.md, session 55), so a kernel that no longer
-//! compiles with it would only fail there. Its own test binary: the switch is read from the
-//! environment at every compile, so it must not leak into other tests. No GPU needed; without
-//! NVRTC it checks the source alone.
+//! The Hopper prefill kernel's P V overlap (kernels/prefill_sm90.cu `PV_OVERLAP`, on by default
+//! since session 56) and its off switch, `BLASST_PREFILL_PV_OVERLAP=0`: the switch reaches the
+//! Hopper prefill kernels' source only, changes their disk-cache key, and the kernels it brings
+//! back (the ones before session 56) still compile for sm_90a without spills and without ptxas
+//! serialising a wgmma pipeline (the warnings tests/kernels_compile.rs rejects in the default
+//! kernels, overlapped ones included), so the way back stays open. Its own test binary: the
+//! switch is read from the environment at every compile, so it must not leak into other tests.
+//! No GPU needed; without NVRTC it checks the source alone.
 
 use blasst::cuda::nvrtc::{Family, compile_with_log};
 
@@ -13,22 +13,23 @@ use blasst::cuda::nvrtc::{Family, compile_with_log};
 mod source_switch;
 
 #[test]
-fn the_pv_overlap_reaches_the_hopper_prefill_kernels_only_and_compiles() {
-    let (_, overlapped) = source_switch::set_and_check(
+fn the_pv_overlap_switch_reaches_the_hopper_prefill_kernels_only_and_compiles() {
+    let (_, off) = source_switch::set_and_check(
         "BLASST_PREFILL_PV_OVERLAP",
-        "1",
+        "0",
         |v| v.family == Family::PrefillSm90,
         None,
-        "#define PREFILL90_PV_OVERLAP 1\n",
+        "#define PREFILL90_PV_OVERLAP 0\n",
     );
 
     if !source_switch::nvrtc() {
         return;
     }
     // The kernels the switch changes: d = 128, not the calibration sweep (bf16; fp16 shares
-    // every line but the operand type); and d = 64, which keeps its code (its skip kernel, of
-    // three consumer warpgroups at 160 registers, spilled 224 bytes with the overlap).
-    for v in overlapped
+    // every line but the operand type); and d = 64, whose code it leaves as it is (no overlap
+    // there: its skip kernel, of three consumer warpgroups at 160 registers, spilled 224 bytes
+    // with it).
+    for v in off
         .iter()
         .filter(|v| v.bf16 && v.head_dim <= 128 && !v.sweep)
     {

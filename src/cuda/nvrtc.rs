@@ -219,12 +219,12 @@ fn decode90_evict_first() -> bool {
 }
 
 /// Whether the Hopper prefill kernel overlaps each visit's row maxima and exponentials with the
-/// previous visit's P V (`BLASST_PREFILL_PV_OVERLAP=1`, off by default; kernels/prefill_sm90.cu
-/// `PV_OVERLAP`): measured on an H100 only (dense +4-11 %, Skip-Softmax at 87-92 % skipped
-/// -1.5..-4.6 %), its kernels not yet run under compute-sanitizer (bench/RESULTS.md, session 55).
-/// Read at every compile, so the source and its cache key follow it.
+/// previous visit's P V (kernels/prefill_sm90.cu `PV_OVERLAP`): on, unless
+/// `BLASST_PREFILL_PV_OVERLAP=0` asks for the kernels as they were before session 56. Measured
+/// on an H100 (bench/RESULTS.md, runs 291-293): dense +4-11 %, Skip-Softmax up to ~70 % skipped
+/// 0..+8 %, at 75-92 % -4..+1 %. Read at every compile, so the source and its cache key follow it.
 fn prefill90_pv_overlap() -> bool {
-    std::env::var("BLASST_PREFILL_PV_OVERLAP").is_ok_and(|v| v.trim() == "1")
+    !std::env::var("BLASST_PREFILL_PV_OVERLAP").is_ok_and(|v| v.trim() == "0")
 }
 
 /// The row-tile warps decode kernel's test delay (`BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, 0
@@ -393,7 +393,7 @@ impl Variant {
             (decode90_config(hd), decode90_ctas_per_sm(hd))
         };
         // Defines of one family: the row-tile warps kernel follows the Hopper decode kernel's
-        // source (DECODE_WARPS); the Hopper prefill's P V overlap, when switched on.
+        // source (DECODE_WARPS); the Hopper prefill's P V overlap, when switched off.
         let (family_define, warps_body) = if self.family == Family::DecodeWarps {
             (
                 format!(
@@ -402,8 +402,8 @@ impl Variant {
                 ),
                 DECODE_WARPS_SM90,
             )
-        } else if self.family == Family::PrefillSm90 && prefill90_pv_overlap() {
-            ("#define PREFILL90_PV_OVERLAP 1\n".to_string(), "")
+        } else if self.family == Family::PrefillSm90 && !prefill90_pv_overlap() {
+            ("#define PREFILL90_PV_OVERLAP 0\n".to_string(), "")
         } else {
             (String::new(), "")
         };
