@@ -3,7 +3,7 @@
 # (bench/check_prefill.py) and of paged prefill against a float32 reference
 # (bench/check_paged_prefill.py), GPU tests (with the default kernels, and again
 # with the portable mma.sync prefill and decode kernels on Hopper, and the prefill tests with
-# BLASST_PREFILL_TMA=0), the same under compute-sanitizer
+# BLASST_PREFILL_TMA=0, and at d = 128 with BLASST_PREFILL_PV_OVERLAP=0), the same under compute-sanitizer
 # (memcheck), the demo on the GPU, the benchmark (prefill, paged prefill: ~25 s in run 175,
 # decode) and the head-dim-256 timings. Logs go to $OUT
 # (at most 8 files come back from the device machine: run.log, gpu_tests.log, memcheck.log,
@@ -69,6 +69,16 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   BLASST_TEST_HEAD_DIMS=128 BLASST_DECODE_WARPS_PRODUCER_DELAY_NS=20000 timeout 150 target/device/gpu_tests --test-threads=1 \
     skip_decisions_match_the_cpu_tile_by_tile >> "$OUT/gpu_tests.log" 2>&1
   echo "gpu tests (delayed warps producer) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
+  grep -E "test result" "$OUT/gpu_tests.log" | tail -1
+  # The d = 128 Hopper prefill kernels without the P V overlap (BLASST_PREFILL_PV_OVERLAP=0, a
+  # compile-time switch users may set: the kernels before session 56): the prefill tests that
+  # compare with the CPU, tile by tile and bit for bit (a fresh process, so the switch is read
+  # before any kernel is loaded).
+  step "prefill gpu tests at d = 128 with BLASST_PREFILL_PV_OVERLAP=0"
+  echo "===== BLASST_PREFILL_PV_OVERLAP=0" >> "$OUT/gpu_tests.log"
+  BLASST_TEST_HEAD_DIMS=128 BLASST_PREFILL_PV_OVERLAP=0 timeout 200 target/device/gpu_tests --test-threads=1 \
+    dense_matches skip_decisions_match_the_cpu skip_kernel_that_skips_nothing >> "$OUT/gpu_tests.log" 2>&1
+  echo "gpu tests (overlap off) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
   grep -E "test result" "$OUT/gpu_tests.log" | tail -1
   # Calls from eight threads at once from a cold start, and calls after a device reset (its own
   # binary: a fresh process, with its own disk cache directory).
