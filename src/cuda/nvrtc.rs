@@ -221,8 +221,9 @@ fn decode90_evict_first() -> bool {
 /// Whether the Hopper prefill kernel overlaps each visit's row maxima and exponentials with the
 /// previous visit's P V (kernels/prefill_sm90.cu `PV_OVERLAP`): on, unless
 /// `BLASST_PREFILL_PV_OVERLAP=0` asks for the kernels as they were before session 56. Measured
-/// on an H100 (bench/RESULTS.md, runs 291-293): dense +4-11 %, Skip-Softmax up to ~70 % skipped
-/// 0..+8 %, at 75-92 % -4..+1 %. Read at every compile, so the source and its cache key follow it.
+/// on an H100 (bench/RESULTS.md, runs 291-294): dense +1.5..+11 %, Skip-Softmax -2..+8 % up to
+/// ~70 % skipped, -8..+1 % at 75-92 %. Read at every compile, so the source and its cache key
+/// follow it.
 fn prefill90_pv_overlap() -> bool {
     !std::env::var("BLASST_PREFILL_PV_OVERLAP").is_ok_and(|v| v.trim() == "0")
 }
