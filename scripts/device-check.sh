@@ -34,6 +34,17 @@ export RUST_BACKTRACE=1
 LOG="$OUT/run.log"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$LOG" 2>&1
 step() { echo "=== $1 ($(date +%T))" | tee -a "$LOG"; }
+# A further run of GPU tests after the first: appended to gpu_tests.log under "===== LABEL",
+# "NAME exit N" into it and run.log, its last result line shown.
+# more_gpu_tests LABEL NAME SECONDS [VAR=VALUE ...] BINARY [ARGUMENTS ...]
+more_gpu_tests() {
+  local label=$1 name=$2 secs=$3
+  shift 3
+  echo "===== $label" >> "$OUT/gpu_tests.log"
+  timeout "$secs" env "$@" >> "$OUT/gpu_tests.log" 2>&1
+  echo "$name exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
+  grep -E "test result" "$OUT/gpu_tests.log" | tail -1
+}
 # Every kernel variant for this GPU, compiled on all cores into the disk cache before anything
 # needs one: the tests then load them. Compiled one at a time on first use, they had cost the
 # GPU tests ~65 s in the decode occupancy test alone (run 149).
@@ -65,46 +76,34 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   # free its V slot twice and deadlock the CTA (the tree before the fix hung here: run 256). The
   # tile-by-tile test at d = 128 (its cases of 17-64 packed rows run that kernel).
   step "tile-by-tile gpu test at d = 128, warps decode kernel's producer delayed 20 us"
-  echo "===== BLASST_DECODE_WARPS_PRODUCER_DELAY_NS=20000" >> "$OUT/gpu_tests.log"
-  BLASST_TEST_HEAD_DIMS=128 BLASST_DECODE_WARPS_PRODUCER_DELAY_NS=20000 timeout 150 target/device/gpu_tests --test-threads=1 \
-    skip_decisions_match_the_cpu_tile_by_tile >> "$OUT/gpu_tests.log" 2>&1
-  echo "gpu tests (delayed warps producer) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
-  grep -E "test result" "$OUT/gpu_tests.log" | tail -1
+  more_gpu_tests BLASST_DECODE_WARPS_PRODUCER_DELAY_NS=20000 "gpu tests (delayed warps producer)" 150 \
+    BLASST_TEST_HEAD_DIMS=128 BLASST_DECODE_WARPS_PRODUCER_DELAY_NS=20000 target/device/gpu_tests --test-threads=1 \
+    skip_decisions_match_the_cpu_tile_by_tile
   # The d = 128 Hopper prefill kernels without the P V overlap (BLASST_PREFILL_PV_OVERLAP=0, a
   # compile-time switch users may set: the kernels before session 56): the prefill tests that
   # compare with the CPU, tile by tile and bit for bit (a fresh process, so the switch is read
   # before any kernel is loaded).
   step "prefill gpu tests at d = 128 with BLASST_PREFILL_PV_OVERLAP=0"
-  echo "===== BLASST_PREFILL_PV_OVERLAP=0" >> "$OUT/gpu_tests.log"
-  BLASST_TEST_HEAD_DIMS=128 BLASST_PREFILL_PV_OVERLAP=0 timeout 200 target/device/gpu_tests --test-threads=1 \
-    dense_matches skip_decisions_match_the_cpu skip_kernel_that_skips_nothing >> "$OUT/gpu_tests.log" 2>&1
-  echo "gpu tests (overlap off) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
-  grep -E "test result" "$OUT/gpu_tests.log" | tail -1
+  more_gpu_tests BLASST_PREFILL_PV_OVERLAP=0 "gpu tests (overlap off)" 200 \
+    BLASST_TEST_HEAD_DIMS=128 BLASST_PREFILL_PV_OVERLAP=0 target/device/gpu_tests --test-threads=1 \
+    dense_matches skip_decisions_match_the_cpu skip_kernel_that_skips_nothing
   # Calls from eight threads at once from a cold start, and calls after a device reset (its own
   # binary: a fresh process, with its own disk cache directory).
   step "gpu tests: threads and device reset"
-  echo "===== gpu_threads" >> "$OUT/gpu_tests.log"
-  timeout 200 target/device/gpu_threads --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
-  echo "gpu threads tests exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
-  grep -E "test result" "$OUT/gpu_tests.log" | tail -1
+  more_gpu_tests gpu_threads "gpu threads tests" 200 target/device/gpu_threads --test-threads=1 --nocapture
   # Which context a call runs in: the stream's when none is current; a stream of another
   # context refused (its own binary: a failure cannot leave the other tests' contexts broken).
   step "gpu tests: contexts"
-  echo "===== gpu_contexts" >> "$OUT/gpu_tests.log"
-  timeout 100 target/device/gpu_contexts --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
-  echo "gpu contexts tests exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
-  grep -E "test result" "$OUT/gpu_tests.log" | tail -1
+  more_gpu_tests gpu_contexts "gpu contexts tests" 100 target/device/gpu_contexts --test-threads=1 --nocapture
   if [ "${SKIP_MMA_TESTS:-0}" != 1 ]; then
     step "gpu tests, BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma"
-    echo "===== BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma" >> "$OUT/gpu_tests.log"
-    BLASST_LOG=debug BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma timeout 400 target/device/gpu_tests --test-threads=1 --nocapture >> "$OUT/gpu_tests.log" 2>&1
-    echo "gpu tests (mma) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
+    more_gpu_tests "BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma" "gpu tests (mma)" 400 \
+      BLASST_LOG=debug BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma target/device/gpu_tests --test-threads=1 --nocapture
     # Which kernel families this process loaded: BLASST_LOG=debug names each kernel on its first
     # load, on stderr, which libtest passes through only with --nocapture (runs 165 and 180 ran
     # without it and listed nothing).
     sed -n '/^===== BLASST_PREFILL_KERNEL=mma/,$p' "$OUT/gpu_tests.log" | grep -oE "(loaded|compiled) blasst_[a-z0-9_]+" \
       | sed -E 's/^[a-z]+ //; s/_(f16|bf16)_d[0-9]+.*//' | sort | uniq -c | tee -a "$LOG"
-    grep -E "test result" "$OUT/gpu_tests.log" | tail -1
   fi
   if [ "${SKIP_EMULATED_TESTS:-0}" != 1 ]; then
     # The plans, decode pipeline depths and launch bounds of GPUs with less shared memory, on
@@ -117,11 +116,9 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
     for emu in "167936 64,128,256 40,96,160" "102400 64,128,256 40,96,160"; do
       set -- $emu
       step "gpu tests emulating $1 bytes of shared memory per SM, head dims $2 and $3 (portable kernels)"
-      echo "===== BLASST_SMEM_PER_SM=$1 BLASST_TEST_HEAD_DIMS=$2 BLASST_TEST_PADDED_HEAD_DIMS=$3" >> "$OUT/gpu_tests.log"
-      BLASST_SMEM_PER_SM=$1 BLASST_TEST_HEAD_DIMS=$2 BLASST_TEST_PADDED_HEAD_DIMS=$3 BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma \
-        timeout 330 target/device/gpu_tests --test-threads=1 --skip decode_plan_counts >> "$OUT/gpu_tests.log" 2>&1
-      echo "gpu tests (emulating $1) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
-      grep -E "test result" "$OUT/gpu_tests.log" | tail -1
+      more_gpu_tests "BLASST_SMEM_PER_SM=$1 BLASST_TEST_HEAD_DIMS=$2 BLASST_TEST_PADDED_HEAD_DIMS=$3" "gpu tests (emulating $1)" 330 \
+        BLASST_SMEM_PER_SM=$1 BLASST_TEST_HEAD_DIMS=$2 BLASST_TEST_PADDED_HEAD_DIMS=$3 BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma \
+        target/device/gpu_tests --test-threads=1 --skip decode_plan_counts
     done
   fi
   if [ "${SKIP_NO_WARPS_TESTS:-0}" != 1 ]; then
@@ -130,19 +127,15 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
     # kernel replaced in sessions 45 (contiguous) and 47 (paged) (BLASST_DECODE_WARPS=0, the A/B
     # switch): the dense and tile-by-tile tests at d = 128 (run 259: pass).
     step "gpu tests, BLASST_DECODE_WARPS=0 (d = 128)"
-    echo "===== BLASST_DECODE_WARPS=0" >> "$OUT/gpu_tests.log"
-    BLASST_DECODE_WARPS=0 BLASST_TEST_HEAD_DIMS=128 timeout 200 target/device/gpu_tests --test-threads=1 dense_matches skip_decisions_match_the_cpu_tile >> "$OUT/gpu_tests.log" 2>&1
-    echo "gpu tests (no warps kernel) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
-    grep -E "test result" "$OUT/gpu_tests.log" | tail -1
+    more_gpu_tests BLASST_DECODE_WARPS=0 "gpu tests (no warps kernel)" 200 \
+      BLASST_DECODE_WARPS=0 BLASST_TEST_HEAD_DIMS=128 target/device/gpu_tests --test-threads=1 dense_matches skip_decisions_match_the_cpu_tile
   fi
   if [ "${SKIP_NO_TMA_TESTS:-0}" != 1 ]; then
     # The Hopper prefill kernel's cp.async path for every copy (taken when the driver refuses a
     # tensor map): the dense and tile-by-tile tests.
     step "gpu tests, BLASST_PREFILL_TMA=0"
-    echo "===== BLASST_PREFILL_TMA=0" >> "$OUT/gpu_tests.log"
-    BLASST_PREFILL_TMA=0 timeout 200 target/device/gpu_tests --test-threads=1 dense_matches skip_decisions_match_the_cpu_tile >> "$OUT/gpu_tests.log" 2>&1
-    echo "gpu tests (no TMA) exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
-    grep -E "test result" "$OUT/gpu_tests.log" | tail -1
+    more_gpu_tests BLASST_PREFILL_TMA=0 "gpu tests (no TMA)" 200 \
+      BLASST_PREFILL_TMA=0 target/device/gpu_tests --test-threads=1 dense_matches skip_decisions_match_the_cpu_tile
   fi
 fi
 if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
