@@ -116,23 +116,6 @@
 #define PREFILL90_PV_OVERLAP 1
 #endif
 #define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && !KV_SPLIT && NWG == 2)
-// V_DEMAND (session 57, an experiment, off unless the host defines PREFILL90_V_ON_DEMAND 1:
-// src/cuda/nvrtc.rs, `BLASST_PREFILL_V_ON_DEMAND=1`): the skip kernel copies V only for the plan
-// tiles some warp keeps. The producer copies K alone into a TMA visit's slot; each consumer warp,
-// once it has decided visit t, issues the TMA boxes of the halves it keeps that no other warp has
-// claimed yet (an atomic max of t + 1 on the half's claim word), with their bytes, on the slot's V
-// barrier, on which every consumer warp arrives once per visit; a warpgroup that keeps a half of
-// visit t waits for that barrier before it issues P V_t (in visit t + 1's turn). Visits the
-// producer copies with cp.async (the sequence's last, partial one; no tensor maps) carry V as
-// before. A skipped half's V is never read (P V runs only for halves some warp of the warpgroup
-// kept), so it may hold an older visit's V. Why: the skipped visits seemed bound by their K and V
-// copies from L2 (~64 KB per CTA-visit, flat at ~7.5-8 TB/s from ~85 % skipped: bench/RESULTS.md,
-// "Session 56"). The d = 128 contiguous and ragged skip kernel only (PV_OVERLAP, not paged).
-#ifndef PREFILL90_V_ON_DEMAND
-#define PREFILL90_V_ON_DEMAND 0
-#endif
-#define V_DEMAND (PREFILL90_V_ON_DEMAND && SKIP && PV_OVERLAP && !PAGED)
-#define VDEM_OFF ((2 * NB + 1) * 8)  // a slot's V barrier past its full one (V_DEMAND; after Q's)
 #define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one
 #define VBAR_OFF (2 * NB * 8)    // V's barriers past K's (KV_SPLIT)
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
@@ -480,7 +463,7 @@ DEVI void paged_boxes(const KernelParams &p, const TensorMap &map, u32 dst, int 
 
 extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __grid_constant__ KernelParams p) {
   extern __shared__ __align__(1024) unsigned char smem[];
-  __shared__ __align__(8) u64 bars[(KV_SPLIT ? 4 : 2) * NB + 1 + (V_DEMAND ? NB : 0)];  // see KV_SPLIT, V_DEMAND
+  __shared__ __align__(8) u64 bars[(KV_SPLIT ? 4 : 2) * NB + 1];  // see KV_SPLIT
   __shared__ u32 counts[2];                       // the CTA's visited and skipped tiles
   pdl_wait();
   if (threadIdx.x < 2) counts[threadIdx.x] = 0;  // read after __syncthreads
@@ -488,11 +471,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // [warpgroup][visit & 1][half]: byte w = warp w kept that half (plan tile) of the visit.
   __shared__ u32 wkeep[NWG][2][NH];
   if (threadIdx.x < NWG * 2 * NH) (&wkeep[0][0][0])[threadIdx.x] = 0;  // read after __syncthreads
-#endif
-#if V_DEMAND
-  // [slot][half]: 1 + the last visit whose V half was claimed by a warp (see V_DEMAND).
-  __shared__ u32 vclaim[NB][NH];
-  if (threadIdx.x < NB * NH) (&vclaim[0][0])[threadIdx.x] = 0;  // read after __syncthreads
 #endif
 #if SWEEP
   __shared__ u32 scount[4 * NWG][32];  // [consumer warp][candidate]
@@ -539,9 +517,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       mbar_init(b + EMPTY_OFF, 4 * NWG);  // one per consumer warp when the slot is free again
     }
     mbar_init(qfull, Q_ARRIVALS);
-#if V_DEMAND
-    for (int i = 0; i < NB; ++i) mbar_init(full0 + 8 * i + VDEM_OFF, 4 * NWG);  // one per consumer warp and visit
-#endif
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();  // the mbarriers (and the sweep counters) are initialised
@@ -623,7 +598,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       if (t >= NB) mbar_wait(bar + EMPTY_OFF, par);
       if (p.tma && s.lk - v * VN >= VN) {
         if (lane == 0) {
-          mbar_expect_tx(bar, (V_DEMAND ? 1 : 2) * KV_DATA_BYTES);  // (V_DEMAND: K alone)
+          mbar_expect_tx(bar, 2 * KV_DATA_BYTES);
           #pragma unroll
           for (int hf = 0; hf < NH; ++hf)
             #pragma unroll
@@ -631,7 +606,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
               const u32 off = (u32)(cb * VN * 128 + hf * BN * 128);
               const int row = row_base + v * VN + hf * BN;
               tma_load_4d(kd + off, p.tmap_k, cb * 64, kh, row, kb, bar);
-              if (!V_DEMAND) tma_load_4d(vd + off, p.tmap_v, cb * 64, kh, row, kb, bar);
+              tma_load_4d(vd + off, p.tmap_v, cb * 64, kh, row, kb, bar);
             }
         } else {
           mbar_arrive(bar);
@@ -807,7 +782,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   int cur = 0;
   u32 k_cur = sK, k_prv = sK + (NB - 1) * KV_BYTES, b_cur = full0, b_prv = full0 + 8 * (NB - 1);
   u32 ph = 0;
-#if KV_SPLIT || V_DEMAND
+#if KV_SPLIT
   // Visit t - 1's phase, for V's barrier: ph, or the other one where visit t's slot is the
   // ring's first, t - 1's its last (derived, not carried: one register fewer).
   const auto ph_prv = [&] { return cur == 0 ? ph ^ 1u : ph; };
@@ -853,12 +828,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     if (t > 0) mbar_wait(b_prv + VBAR_OFF, ph_prv());  // V of visit t - 1
 #endif
     named_sync(BAR_TURN + wg, 2 * 128);
-#if V_DEMAND
-    // The V of visit t - 1's halves this warpgroup kept, before S_t (a wait between S_t's issue
-    // and P V_{t-1}'s made ptxas serialise the wgmma pipeline, C7520).
-    const bool pvd_lo = kept(t > 0, wk_prv, 0), pvd_hi = kept(t > 0, wk_prv, 1);
-    if (pvd_lo || pvd_hi) mbar_wait(b_prv + VDEM_OFF, ph_prv());
-#endif
     // S_t first, so its issue does not wait for the decisions' shared-memory read; then the P V
     // of visit t - 1, per half, if any warp of this warpgroup kept it; one commit group. (P V
     // first measured ~1 % slower, dense and sparse: bench/runs/session8/ab2-s-first.log.)
@@ -876,11 +845,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     wg_commit();
 #if SKIP
     {
-#if V_DEMAND
-      const bool pv_lo = pvd_lo, pv_hi = pvd_hi;
-#else
       const bool pv_lo = kept(t > 0, wk_prv, 0), pv_hi = kept(t > 0, wk_prv, 1);
-#endif
       const u32 vs = k_prv + NB * KV_BYTES;
       if (pv_lo && pv_hi) {
         issue_pv(Pc, vs, true, true);
@@ -1021,38 +986,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     }
     if (skip_hi && 2 * v + 1 < nvw) ++skipped;
     if (skip_lo && 2 * v < nvw) ++skipped;
-#endif
-#if V_DEMAND
-    // This warp's arrival on visit t's V barrier, with the boxes of the halves it keeps that no
-    // other warp claimed before it (see V_DEMAND); right after the votes, so the copies have the
-    // softmax and the other warpgroup's turn to land.
-    if (lane == 0) {
-      const u32 vb = b_cur + VDEM_OFF;
-      if (p.tma && s.lk - k0 >= VN && !(skip_lo && skip_hi)) {
-        const u32 claim = smem_u32(&vclaim[0][0]) + 4u * NH * (u32)cur, tag = (u32)t + 1u;
-        u32 old_lo = tag, old_hi = tag;
-        if (!skip_lo) asm volatile("atom.shared.max.u32 %0, [%1], %2;\n" : "=r"(old_lo) : "r"(claim), "r"(tag) : "memory");
-        if (!skip_hi) asm volatile("atom.shared.max.u32 %0, [%1], %2;\n" : "=r"(old_hi) : "r"(claim + 4u), "r"(tag) : "memory");
-        const bool mine[2] = {old_lo < tag, old_hi < tag};
-        const u32 bytes = (mine[0] ? KV_DATA_BYTES / NH : 0u) + (mine[1] ? KV_DATA_BYTES / NH : 0u);
-        if (bytes) {
-          mbar_expect_tx(vb, bytes);
-          const int row_base = p.cu_kv ? s.kv_start : 0, kb = p.cu_kv ? 0 : seq_index(p);
-          #pragma unroll
-          for (int hf = 0; hf < NH; ++hf)
-            if (mine[hf]) {
-              #pragma unroll
-              for (int cb = 0; cb < DATA_BOXES; ++cb)
-                tma_load_4d(k_cur + NB * KV_BYTES + (u32)(cb * VN * 128 + hf * BN * 128), p.tmap_v, cb * 64, kh,
-                            row_base + k0 + hf * BN, kb, vb);
-            }
-        } else {
-          mbar_arrive(vb);
-        }
-      } else {
-        mbar_arrive(vb);
-      }
-    }
 #endif
 #else
 #if SWEEP
@@ -1200,9 +1133,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
     const bool pv_lo = kept(true, wk_prv, 0), pv_hi = NH == 2 && kept(true, wk_prv, NH - 1);
-#if V_DEMAND
-    if (pv_lo || pv_hi) mbar_wait(b_prv + VDEM_OFF, ph_prv());
-#endif
 #else
     const bool pv_lo = true, pv_hi = true;
 #endif

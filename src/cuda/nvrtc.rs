@@ -228,14 +228,6 @@ fn prefill90_pv_overlap() -> bool {
     !std::env::var("BLASST_PREFILL_PV_OVERLAP").is_ok_and(|v| v.trim() == "0")
 }
 
-/// Whether the Hopper prefill skip kernel copies V only for the plan tiles some warp keeps
-/// (kernels/prefill_sm90.cu `V_DEMAND`; `BLASST_PREFILL_V_ON_DEMAND=1`, an experiment of session
-/// 57, off by default until measured and tested on a GPU). Read at every compile, so the source
-/// and its cache key follow it.
-fn prefill90_v_on_demand() -> bool {
-    std::env::var("BLASST_PREFILL_V_ON_DEMAND").is_ok_and(|v| v.trim() == "1")
-}
-
 /// The row-tile warps decode kernel's test delay (`BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, 0
 /// unless set, at most 1 ms): its producer warp waits that long between a tile's decision wait
 /// and its wait for the tile's V slot, the window in which, before session 48, consumers that
@@ -402,8 +394,7 @@ impl Variant {
             (decode90_config(hd), decode90_ctas_per_sm(hd))
         };
         // Defines of one family: the row-tile warps kernel follows the Hopper decode kernel's
-        // source (DECODE_WARPS); the Hopper prefill's P V overlap, when switched off, and its V on
-        // demand, when switched on.
+        // source (DECODE_WARPS); the Hopper prefill's P V overlap, when switched off.
         let (family_define, warps_body) = if self.family == Family::DecodeWarps {
             (
                 format!(
@@ -412,15 +403,8 @@ impl Variant {
                 ),
                 DECODE_WARPS_SM90,
             )
-        } else if self.family == Family::PrefillSm90 {
-            let mut d = String::new();
-            if !prefill90_pv_overlap() {
-                d.push_str("#define PREFILL90_PV_OVERLAP 0\n");
-            }
-            if prefill90_v_on_demand() {
-                d.push_str("#define PREFILL90_V_ON_DEMAND 1\n");
-            }
-            (d, "")
+        } else if self.family == Family::PrefillSm90 && !prefill90_pv_overlap() {
+            ("#define PREFILL90_PV_OVERLAP 0\n".to_string(), "")
         } else {
             (String::new(), "")
         };

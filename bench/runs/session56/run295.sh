@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (Not run as such: session 57's run296.sh holds both of its A/Bs, next to V on demand.)
 # Run 295 (session 56): are the prefill's skipped visits bound by their K/V copies now? (Session 6
 # found them latency-bound, with a kernel ~20 % slower than today's.) An interleaved A/B of the
 # tree (target/device-base, 3748d13) against run295-no-v-reload.patch (target/device: V copied

@@ -3,7 +3,9 @@
 # copying V only for kept tiles (V_DEMAND, BLASST_PREFILL_V_ON_DEMAND=1) pay?
 # Builds: target/device-base (46e2bfa, the kernels of the tree), target/device-nov (46e2bfa with
 # ../session56/run295-no-v-reload.patch: V copied only while the ring fills; wrong output, timing
-# only), target/device (the tree: V_DEMAND behind its switch, the default kernels equal to base's).
+# only), target/device (a2854f4: V_DEMAND behind its switch, the default kernels equal to base's;
+# rejected after this run and taken out of the tree: run296-v-on-demand-rejected.patch, which
+# applies to 99353a9).
 # 1. the switch's correctness: tile-by-tile skip decisions and outputs against the CPU, the skip
 #    kernel with nothing skipped bit-identical to dense (d = 128), then memcheck over the
 #    tile-by-tile test;
