@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Run 298 (prepared in session 57, not run: no device time was left). Where today's skipped
+# prefill visit spends its ~0.57 of a kept visit's time, now that run 296 showed the K/V copies
+# are not the limit. Nsight Compute (bench/runs/common.sh ncu_kernel: speed of light, warp states,
+# per-instruction stall samples summarised by bench/ncu_stalls.py) over the d = 128 skip kernel
+# on bench/profile_one.py's `prefill` input (8K non-causal, ~90 % skipped), with the P V overlap
+# (the default) and without it (BLASST_PREFILL_PV_OVERLAP=0, a copy of the library: one process
+# keeps the first kernel it builds per variant). The last such profile is session 5's (a kernel
+# ~20 % slower). What to read: the stall reasons on the skipped path's instructions (the
+# wgmma wait, the FMNMX trees, SHFL, VOTE, the turn's BAR), and issued instructions per visit
+# (sm__inst_executed over the ~90 % call's visits): latency (long_scoreboard/wait/barrier on a
+# short chain) against issue (math pipe throttle, not selected).
+# Build: scripts/build-device.sh; carry target/device. ~4 minutes.
+set -uo pipefail
+source bench/runs/common.sh
+run_start
+mkdir -p target/device-off && cp target/device/libblasst.so target/device-off/
+BLASST_PREFILL_PV_OVERLAP=0 timeout 120 target/device/blasst precompile > /dev/null 2>&1
+ncu_kernel skip90-on "prefill90_bf16_d128_skip" 1 prefill
+BLASST_PREFILL_PV_OVERLAP=0 ncu_kernel skip90-off "prefill90_bf16_d128_skip" 1 prefill target/device-off/libblasst.so
+ncu_kernel dense-on "prefill90_bf16_d128_dense" 1 prefill
