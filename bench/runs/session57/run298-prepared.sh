@@ -10,7 +10,13 @@
 # wgmma wait, the FMNMX trees, SHFL, VOTE, the turn's BAR), and issued instructions per visit
 # (sm__inst_executed over the ~90 % call's visits): latency (long_scoreboard/wait/barrier on a
 # short chain) against issue (math pipe throttle, not selected).
-# Build: scripts/build-device.sh; carry target/device. ~4 minutes.
+# Then, if target/device-prof is there, the cycles per visit phase (bench/micro/visit_profile.patch,
+# rewritten in session 57 for the overlapped kernel, with bench/micro/profile_visits.py), overlap
+# on and off.
+# Build: scripts/build-device.sh; then for the profile: git apply bench/micro/visit_profile.patch,
+# cargo build --release, mkdir -p target/device-prof, cp target/release/libblasst.so
+# target/device-prof/, git checkout kernels/prefill_sm90.cu; carry target/device and
+# target/device-prof. ~5 minutes.
 set -uo pipefail
 source bench/runs/common.sh
 run_start
@@ -19,3 +25,12 @@ BLASST_PREFILL_PV_OVERLAP=0 timeout 120 target/device/blasst precompile > /dev/n
 ncu_kernel skip90-on "prefill90_bf16_d128_skip" 1 prefill
 BLASST_PREFILL_PV_OVERLAP=0 ncu_kernel skip90-off "prefill90_bf16_d128_skip" 1 prefill target/device-off/libblasst.so
 ncu_kernel dense-on "prefill90_bf16_d128_dense" 1 prefill
+if [ -f target/device-prof/libblasst.so ]; then
+  mkdir -p target/device-prof-off && cp target/device-prof/libblasst.so target/device-prof-off/
+  step "visit profile, overlap on"
+  timeout 120 python3 bench/micro/profile_visits.py target/device-prof/libblasst.so > "$OUT/visits-on.log" 2>&1
+  echo "profile exit $?" | tee -a "$LOG"
+  step "visit profile, overlap off"
+  BLASST_PREFILL_PV_OVERLAP=0 timeout 120 python3 bench/micro/profile_visits.py target/device-prof-off/libblasst.so > "$OUT/visits-off.log" 2>&1
+  echo "profile exit $?" | tee -a "$LOG"
+fi
