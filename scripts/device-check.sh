@@ -22,7 +22,7 @@
 # The GPU tests emulating GPUs with less shared memory (SKIP_EMULATED_TESTS=1 skips them) take
 # another ~210 s (runs 199-200); since session 52 more (run 271 on an H100: the 100 KB emulation
 # 177 s, the A100 one over 200 s, its 48- and 64-row cases now run as row tiles instead of being refused).
-# Run 297 (session 57, a fresh H100, kernels compiled on first use) with SKIP_MMA_TESTS=1
+# Run 297 (session 57, a fresh H100) with SKIP_MMA_TESTS=1
 # SKIP_EMULATED_TESTS=1 SKIP_SANITIZER=1 SKIP_BENCH=1: precompile and the two checks 48 s, GPU tests
 # 254 s, the follow-ups through BLASST_DECODE_WARPS=0 234 s; the no-TMA step did not fit in 560 s.
 # Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_EMULATED_TESTS, SKIP_NO_WARPS_TESTS, SKIP_NO_TMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER,
