@@ -24,12 +24,26 @@ __device__ __forceinline__ void mma64(float (&d)[32], u64 a, u64 b) {
                "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
                "%32, %33, 1, 1, 1, 0, 0;\n" : ACC32(d) : "l"(a), "l"(b));
 }
+// m64n128k16, both operands in shared memory: the Q K^T step of today's 128-key visits
+// (session 57's MODE 3).
+#define ACC64(d) ACC32(d), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), \
+  "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), \
+  "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+__device__ __forceinline__ void mma128(float (&d)[64], u64 a, u64 b) {
+  asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+               "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, "
+               "%64, %65, 1, 1, 1, 0, 0;\n" : ACC64(d) : "l"(a), "l"(b));
+}
 __device__ __forceinline__ void fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
 
 // mode 0: one chain of KS wgmmas; 1: two chains of KS/2 (two accumulators, interleaved);
-// 2: two chains of KS (two visits' Q K^T at once).
+// 2: two chains of KS (two visits' Q K^T at once); 3: one chain of KS m64n128k16 (the Q K^T of a
+// 128-key visit as the prefill kernel issues it since session 17: Q's column blocks 128 rows x
+// 128 bytes apart, K's 128 rows apart).
 template <int MODE, int KS>
 __global__ void __launch_bounds__(256, 1) bench(float *out, long long *cyc, int iters, int nwg) {
   extern __shared__ __align__(1024) unsigned char smem[];
@@ -40,8 +54,9 @@ __global__ void __launch_bounds__(256, 1) bench(float *out, long long *cyc, int 
   __syncthreads();
   const int wg = threadIdx.x / 128;
   if (wg >= nwg) return;
-  float a0[32], a1[32];
+  float a0[32], a1[32], w[64];
   for (int i = 0; i < 32; ++i) a0[i] = a1[i] = 0.f;
+  for (int i = 0; i < 64; ++i) w[i] = 0.f;
   const u64 da = desc(base + wg * 64 * 128), db = desc(base + 32768);
   long long t0 = clock64();
   for (int it = 0; it < iters; ++it) {
@@ -56,6 +71,9 @@ __global__ void __launch_bounds__(256, 1) bench(float *out, long long *cyc, int 
         const int k2 = k + KS / 2;
         mma64(a1, da + (u64)(((k2 / 4) * 16384 + (k2 % 4) * 32) >> 4), db + (u64)(((k2 / 4) * 8192 + (k2 % 4) * 32) >> 4));
       }
+    } else if (MODE == 3) {
+#pragma unroll
+      for (int k = 0; k < KS; ++k) mma128(w, da + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4), db + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4));
     } else {
 #pragma unroll
       for (int k = 0; k < KS; ++k) {
@@ -68,7 +86,7 @@ __global__ void __launch_bounds__(256, 1) bench(float *out, long long *cyc, int 
   }
   long long t1 = clock64();
   float s = 0.f;
-  for (int i = 0; i < 32; ++i) s += a0[i] + a1[i];
+  for (int i = 0; i < 32; ++i) s += a0[i] + a1[i] + w[i] + w[i + 32];
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
   if (threadIdx.x % 128 == 0) cyc[blockIdx.x * 2 + wg] = t1 - t0;
 }
@@ -105,6 +123,8 @@ int main() {
     run<2, 8>("two chains of 8, both warpgroups", 2, ctas, 16 * f);
     run<0, 4>("chain of 4 (d 64)", 1, ctas, 4 * f);
     run<0, 32>("chain of 32", 1, ctas, 32 * f);
+    run<3, 8>("chain of 8 m64n128 (128-key visit's Q K^T)", 1, ctas, 16 * f);
+    run<3, 8>("chain of 8 m64n128, both warpgroups", 2, ctas, 16 * f);
   }
   return 0;
 }

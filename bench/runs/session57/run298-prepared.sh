@@ -17,9 +17,18 @@
 # cargo build --release, mkdir -p target/device-prof, cp target/release/libblasst.so
 # target/device-prof/, git checkout kernels/prefill_sm90.cu; carry target/device and
 # target/device-prof. ~5 minutes.
+# First, 20 seconds: bench/micro/wgmma_chain.cu's MODE 3 (session 57), a warpgroup's chain of 8
+# m64n128k16 wgmmas with both operands in shared memory, the Q K^T of today's 128-key visit, alone
+# and with both warpgroups issuing: if both together are near 100 % tensor busy (~1024 cycles per
+# iteration), a skipped visit's ~1600-1700 cycles are the chain around S, as session 6 found for
+# the 64-key visits; if not, S itself is slow.
 set -uo pipefail
 source bench/runs/common.sh
 run_start
+step "wgmma chains"
+nvcc -O3 -gencode=arch=compute_90a,code=sm_90a bench/micro/wgmma_chain.cu -o /tmp/wgmma_chain > "$OUT/wgmma-chain.log" 2>&1 \
+  && timeout 60 /tmp/wgmma_chain >> "$OUT/wgmma-chain.log" 2>&1
+echo "wgmma chain exit $?" | tee -a "$LOG"
 mkdir -p target/device-off && cp target/device/libblasst.so target/device-off/
 BLASST_PREFILL_PV_OVERLAP=0 timeout 120 target/device/blasst precompile > /dev/null 2>&1
 ncu_kernel skip90-on "prefill90_bf16_d128_skip" 1 prefill
