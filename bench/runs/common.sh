@@ -9,6 +9,16 @@ export BLASST_CACHE_DIR=/tmp/blasst-cache
 export PYTHONUNBUFFERED=1  # (since session 44) the Python steps' logs as they are written
 LOG="$OUT/run.log"
 step() { echo "=== $1 ($(date +%T))" | tee -a "$LOG"; }
+# At most 8 files come back from $OUT (the device tool's limit): a run that writes more ends
+# with `pack_out NAME`, which moves every file under $OUT but run.log into $OUT/NAME.tar.gz
+# (since session 57).
+pack_out() {
+  local files
+  files=$(cd "$OUT" && find . -type f ! -name run.log ! -name "$1.tar.gz" | sed 's|^\./||')
+  [ -n "$files" ] || return 0
+  (cd "$OUT" && tar czf "$1.tar.gz" $files && rm -f $files)
+  echo "packed into $1.tar.gz: $(echo $files)" | tee -a "$LOG"
+}
 # The kernels of target/device (or of the build in $1, e.g. target/device-patch: its own blasst
 # tool) compiled into the cache, so that no timing pays for a compile.
 precompile() {

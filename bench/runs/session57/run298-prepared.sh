@@ -43,3 +43,5 @@ if [ -f target/device-prof/libblasst.so ]; then
   BLASST_PREFILL_PV_OVERLAP=0 timeout 120 python3 bench/micro/profile_visits.py target/device-prof-off/libblasst.so > "$OUT/visits-off.log" 2>&1
   echo "profile exit $?" | tee -a "$LOG"
 fi
+# (ncu_kernel writes three files per kernel: more than the 8 that come back.)
+pack_out run298
