@@ -122,9 +122,10 @@ int main() {
     run<2, 8>("two chains of 8 (two visits)", 1, ctas, 16 * f);
     run<2, 8>("two chains of 8, both warpgroups", 2, ctas, 16 * f);
     run<0, 4>("chain of 4 (d 64)", 1, ctas, 4 * f);
-    run<0, 32>("chain of 32", 1, ctas, 32 * f);
     run<3, 8>("chain of 8 m64n128 (128-key visit's Q K^T)", 1, ctas, 16 * f);
     run<3, 8>("chain of 8 m64n128, both warpgroups", 2, ctas, 16 * f);
+    // (Session 6's "chain of 32" is gone: its k-steps past 8 read past the 64 KB of shared
+    // memory, and the illegal address it raised failed every call after it.)
   }
   return 0;
 }
