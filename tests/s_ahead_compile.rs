@@ -1,0 +1,55 @@
+//! The Hopper prefill skip kernel's second score buffer (kernels/prefill_sm90.cu `S_AHEAD`,
+//! session 58, an experiment off by default), switched on by `BLASST_PREFILL_S_AHEAD=1`: the
+//! switch reaches the Hopper prefill kernels' source only and changes their disk-cache key, and
+//! the kernels it changes (the d = 128 skip kernels) compile for sm_90a without ptxas serialising
+//! a wgmma pipeline (C7512: too few registers, which P as an array of its own gave; C7514/C7515/
+//! C7520: O rescaled before the wait for S_{t+1} gave C7515), and the contiguous ones without
+//! spills (the paged ones spill 4 bytes, outside the loop's wgmma pipeline). Its own test binary:
+//! the switch is read from the environment at every compile, so it must not leak into other
+//! tests. No GPU needed; without NVRTC it checks the source alone.
+
+use blasst::cuda::nvrtc::{Family, compile_with_log};
+
+#[path = "common/source_switch.rs"]
+mod source_switch;
+
+#[test]
+fn the_s_ahead_switch_reaches_the_hopper_prefill_kernels_only_and_compiles() {
+    let (_, on) = source_switch::set_and_check(
+        "BLASST_PREFILL_S_AHEAD",
+        "1",
+        |v| v.family == Family::PrefillSm90,
+        None,
+        "#define PREFILL90_S_AHEAD 1\n",
+    );
+
+    if !source_switch::nvrtc() {
+        return;
+    }
+    // The kernels whose code it changes: d = 128 skip, contiguous and paged (bf16; fp16 shares
+    // every line but the operand type).
+    let picked: Vec<_> = on
+        .iter()
+        .filter(|v| v.bf16 && v.head_dim == 128 && v.dim == 128 && v.skip && !v.sweep)
+        .collect();
+    assert!(picked.iter().any(|v| v.paged) && picked.iter().any(|v| !v.paged));
+    for v in picked {
+        let (bin, log) =
+            compile_with_log(v, "sm_90a", true).unwrap_or_else(|e| panic!("{}", e.message()));
+        assert!(bin.len() > 1000, "{}: {} bytes", v.name(), bin.len());
+        for warning in ["C7512", "C7514", "C7515", "C7520"] {
+            assert!(
+                !log.contains(warning),
+                "{}: ptxas {warning}:\n{log}",
+                v.name()
+            );
+        }
+        if !v.paged {
+            assert!(
+                log.contains("0 bytes spill stores"),
+                "{}: spills:\n{log}",
+                v.name()
+            );
+        }
+    }
+}
