@@ -13,7 +13,7 @@
 # 1. correctness with the switch: check_prefill.py (both kernels vs PyTorch), the tile-by-tile
 #    decisions and outputs against the CPU, the bit-identity of the skip kernel with nothing
 #    skipped (d = 128), lambda > 1;
-# 2. interleaved A/B: the tree | S_AHEAD (separate library copies: one process keeps the first
+# 2. (run before the GPU tests, in case the call is cut short) interleaved A/B: the tree | S_AHEAD (separate library copies: one process keeps the first
 #    kernel per variant).
 set -uo pipefail
 source bench/runs/common.sh
@@ -24,16 +24,16 @@ step "check_prefill, S_AHEAD"
 BLASST_PREFILL_S_AHEAD=1 timeout 120 python3 bench/check_prefill.py --lib target/device/libblasst.so > "$OUT/check-sahead.log" 2>&1
 echo "check_prefill exit $?" | tee -a "$LOG"
 grep -E "^BAD|mismatches" "$OUT/check-sahead.log" | head -6 | tee -a "$LOG"
-step "gpu tests, S_AHEAD, d = 128"
-BLASST_PREFILL_S_AHEAD=1 BLASST_TEST_HEAD_DIMS=128 timeout 200 target/device/gpu_tests --test-threads=1 \
-  skip_decisions_match_the_cpu skip_kernel_that_skips_nothing > "$OUT/gpu-tests-sahead.log" 2>&1
-echo "gpu tests (S_AHEAD) exit $?" | tee -a "$LOG"
-grep -E "test result|panicked|FAILED" "$OUT/gpu-tests-sahead.log" | head -5 | tee -a "$LOG"
 step "A/B: tree | S_AHEAD"
 mkdir -p target/device-sa && cp target/device/libblasst.so target/device-sa/
 timeout 200 python3 bench/ab_prefill.py target/device/libblasst.so \
   target/device-sa/libblasst.so:BLASST_PREFILL_S_AHEAD=1 > "$OUT/ab.log" 2>&1
 echo "ab exit $?" | tee -a "$LOG"
 tail -40 "$OUT/ab.log"
+step "gpu tests, S_AHEAD, d = 128"
+BLASST_PREFILL_S_AHEAD=1 BLASST_TEST_HEAD_DIMS=128 timeout 200 target/device/gpu_tests --test-threads=1 \
+  skip_decisions_match_the_cpu skip_kernel_that_skips_nothing > "$OUT/gpu-tests-sahead.log" 2>&1
+echo "gpu tests (S_AHEAD) exit $?" | tee -a "$LOG"
+grep -E "test result|panicked|FAILED" "$OUT/gpu-tests-sahead.log" | head -5 | tee -a "$LOG"
 # (memcheck over the tile-by-tile test with the switch: left for a later run, ~150 s; device
 # time was short after failed starts.)
