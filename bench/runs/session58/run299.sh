@@ -26,12 +26,12 @@ echo "check_prefill exit $?" | tee -a "$LOG"
 grep -E "^BAD|mismatches" "$OUT/check-sahead.log" | head -6 | tee -a "$LOG"
 step "A/B: tree | S_AHEAD"
 mkdir -p target/device-sa && cp target/device/libblasst.so target/device-sa/
-timeout 200 python3 bench/ab_prefill.py target/device/libblasst.so \
+timeout 160 python3 bench/ab_prefill.py target/device/libblasst.so \
   target/device-sa/libblasst.so:BLASST_PREFILL_S_AHEAD=1 > "$OUT/ab.log" 2>&1
 echo "ab exit $?" | tee -a "$LOG"
 tail -40 "$OUT/ab.log"
 step "gpu tests, S_AHEAD, d = 128"
-BLASST_PREFILL_S_AHEAD=1 BLASST_TEST_HEAD_DIMS=128 timeout 200 target/device/gpu_tests --test-threads=1 \
+BLASST_PREFILL_S_AHEAD=1 BLASST_TEST_HEAD_DIMS=128 timeout 110 target/device/gpu_tests --test-threads=1 \
   skip_decisions_match_the_cpu skip_kernel_that_skips_nothing > "$OUT/gpu-tests-sahead.log" 2>&1
 echo "gpu tests (S_AHEAD) exit $?" | tee -a "$LOG"
 grep -E "test result|panicked|FAILED" "$OUT/gpu-tests-sahead.log" | head -5 | tee -a "$LOG"
