@@ -1003,10 +1003,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     }
     vote(0, skip_lo);
     vote(1, skip_hi);
-    // The warpgroup's decisions (its four warps' votes), then P V_t of the halves some warp kept,
-    // and the wait for it and S_{t+1}.
-    // S_{t+1} done before O is rescaled: ptxas serialises the wgmma pipeline when other code
-    // writes an accumulator between a wgmma's issue and its wait (C7515).
+    // S_{t+1} done, then O rescaled (between a wgmma's issue and its wait, other code writing an
+    // accumulator makes ptxas serialise the pipeline: C7515); then the warpgroup's decisions (its
+    // four warps' votes), P V_t of the halves some warp kept, and the wait for it.
     wg_wait<0>();
     reg_fence(Sn);
     if (__any_sync(0xffffffffu, alo[0] != 1.f || alo[1] != 1.f)) {
