@@ -10,6 +10,9 @@
 # skipped +20-30 %, at ~70 % +10-15 %, at ~50 % +5-10 %; nothing skipped: kept visits now wait
 # for their P V right after issuing it (-5..+5 %). Outputs and decisions the tree's bit for bit.
 # Build: scripts/build-device.sh (the tree, the switch off by default); carry target/device.
+# For step 4 also: git apply bench/micro/visit_profile_s_ahead.patch, cargo build --release,
+# mkdir -p target/device-prof-sa, cp target/release/libblasst.so target/device-prof-sa/,
+# git checkout kernels/prefill_sm90.cu; carry target/device-prof-sa too.
 # ~7 minutes on a fresh machine (run299b.sh: the A/B alone, ~3 minutes).
 # 1. check_prefill.py and check_paged_prefill.py with the switch;
 # 2. (before the GPU tests, in case the call is cut short) the interleaved A/B tree | S_AHEAD
@@ -17,7 +20,9 @@
 # 3. with the switch at d = 128: the tile-by-tile decisions and outputs against the CPU (both
 #    lambda tests), the nothing-skipped bit-identity with dense, the calibration sweep (its
 #    kernel is not S_AHEAD's: unchanged), paged prefill; then memcheck and racecheck over the
-#    tile-by-tile test's prefill case.
+#    tile-by-tile test's prefill case;
+# 4. if target/device-prof-sa is there, the cycles per visit phase of the S_AHEAD loop
+#    (bench/micro/profile_visits.py --s-ahead), to set beside run 298's.
 set -uo pipefail
 source bench/runs/common.sh
 run_start
@@ -47,3 +52,8 @@ BLASST_PREFILL_S_AHEAD=1 BLASST_TEST_HEAD_DIMS=128 BLASST_TEST_CASES=0 timeout 1
   > "$OUT/racecheck.log" 2>&1
 echo "racecheck exit $?" | tee -a "$LOG"
 grep -E "SUMMARY|test result" "$OUT/racecheck.log" | tail -2 | tee -a "$LOG"
+if [ -f target/device-prof-sa/libblasst.so ]; then
+  step "visit profile, S_AHEAD"
+  BLASST_PREFILL_S_AHEAD=1 timeout 120 python3 bench/micro/profile_visits.py --s-ahead target/device-prof-sa/libblasst.so > "$OUT/visits-sahead.log" 2>&1
+  echo "profile exit $?" | tee -a "$LOG"
+fi
