@@ -117,18 +117,19 @@
 #endif
 #define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && !KV_SPLIT && NWG == 2)
 // S_AHEAD (session 58, an experiment, off unless the host defines PREFILL90_S_AHEAD 1:
-// `BLASST_PREFILL_S_AHEAD=1`): the d = 128 skip kernel with a second score buffer. In visit t a
-// warpgroup's turn issues S_{t+1} = Q K_{t+1}^T into the other buffer, then the row maxima,
-// votes and softmax of S_t run while it computes, then P V_t (issued after a barrier of the
-// warpgroup's four warps, which makes their decisions visible) and the wait for both. Nothing is
-// in flight across the loop's back edge, the loop is unrolled twice so that the buffers swap
-// by name, and P (bf16, 32 registers) lives where S_t was: O 64 + two S 64 + bookkeeping fit the
-// 240 registers where O + two S + a separate P did not (bench/RESULTS.md, session 58). A skipped
-// visit's chain is then its maxima and votes, not S's latency plus them.
+// `BLASST_PREFILL_S_AHEAD=1`): the d = 128 kernels (skip and dense) with a second score buffer.
+// In visit t a warpgroup's turn issues S_{t+1} = Q K_{t+1}^T into the other buffer, then the row
+// maxima, votes and softmax of S_t run while it computes; then the wait for it, O's rescale and
+// P V_t (in the skip kernel issued after a barrier of the warpgroup's four warps, which makes
+// their decisions visible) and its wait. Nothing is in flight across the loop's back edge, the
+// loop is unrolled twice so that the buffers swap by name, and P (bf16, 32 registers) lives where
+// S_t was: O 64 + two S 64 + bookkeeping fit the 240 registers where O + two S + a separate P did
+// not (bench/RESULTS.md, session 58). A skipped visit's chain is then its maxima and votes, not
+// S's latency plus them.
 #ifndef PREFILL90_S_AHEAD
 #define PREFILL90_S_AHEAD 0
 #endif
-#define S_AHEAD (PREFILL90_S_AHEAD && PV_OVERLAP && SKIP && NH == 2)
+#define S_AHEAD (PREFILL90_S_AHEAD && PV_OVERLAP && NH == 2)
 #define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one
 #define VBAR_OFF (2 * NB * 8)    // V's barriers past K's (KV_SPLIT)
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
@@ -879,7 +880,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       wg_commit();
       if (wg == 0 || t + 2 < nv) named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
     }
-    // Masks, row maxima and votes of S_t: as in the loop below (SKIP, two halves).
+    // Masks, row maxima and votes (SKIP) of S_t: as in the loop below (two halves). The dense
+    // kernel takes the same branches with constant flags (with one softmax copy for masked and
+    // unmasked visits ptxas serialised its pipeline, C7515).
     const bool need_mask = rows_partial || k0 > kfull;
     const int kl[2] = {vis[0] - k0, vis[1] - k0};
     float mx[NH][2];
@@ -915,6 +918,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     for (int d = 1; d <= 2; d *= 2)
       #pragma unroll
       for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
+#if SKIP
     bool skip_hi, skip_lo;
     float mn[2];
     if (p.log2_lambda <= 0.f) {
@@ -932,6 +936,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     }
     if (skip_hi && 2 * v + 1 < nvw) ++skipped;
     if (skip_lo && 2 * v < nvw) ++skipped;
+#else
+    const bool skip_hi = false, skip_lo = false;
+    float mn[2];
+    #pragma unroll
+    for (int hh = 0; hh < 2; ++hh) mn[hh] = fmaxf(fmaxf(m[hh], mx[1][hh]), mx[0][hh]);
+#endif
     // The softmax of the kept halves into Pc (the loop below's, O's P V retired already); O's
     // rescale waits for S_{t+1} (alo; 1 when both halves are skipped).
     float alo[2] = {1.f, 1.f};
@@ -1001,8 +1011,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     } else {
       softmax(false, true, false);
     }
+#if SKIP
     vote(0, skip_lo);
     vote(1, skip_hi);
+#endif
     // S_{t+1} done, then O rescaled (between a wgmma's issue and its wait, other code writing an
     // accumulator makes ptxas serialise the pipeline: C7515); then the warpgroup's decisions (its
     // four warps' votes), P V_t of the halves some warp kept, and the wait for it.
@@ -1015,9 +1027,15 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         O[dt * 4 + 2] *= alo[1], O[dt * 4 + 3] *= alo[1];
       }
     }
+#if SKIP
     named_sync(BAR_WG + wg, 128);
+#endif
     {
+#if SKIP
       const bool pv_lo = kept(true, wk_cur, 0), pv_hi = kept(true, wk_cur, 1);
+#else
+      const bool pv_lo = __all_sync(0xffffffffu, true), pv_hi = pv_lo;
+#endif
       const u32 vs = k_cur + NB * KV_BYTES;
       u32 Pc[VN / 16][4];
       #pragma unroll
@@ -1041,9 +1059,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     wg_wait<0>();
     reg_fence(O);
     if (lane == 0) mbar_arrive(b_cur + EMPTY_OFF);  // visit t is done with its slot
+#if SKIP
     const u32 wk = wk_cur;
     wk_cur = wk_prv;
     wk_prv = wk;
+#endif
     cur = wrap ? 0 : cur + 1;
     k_cur = k_nxt;
     b_cur = b_nxt;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run 299 (prepared in session 58, not run: no machine came after run 298): the d = 128 skip
+# Run 299 (prepared in session 58, not run: no machine came after run 298): the d = 128 skip and dense
 # kernels with a second score buffer (S_AHEAD, BLASST_PREFILL_S_AHEAD=1; kernels/prefill_sm90.cu):
 # S_{t+1} issued in visit t's turn, before S_t's row maxima, P packed into S_t's registers
 # (compiles with no spills, no C75xx; the paged kernels spill 4 bytes).
