@@ -495,6 +495,62 @@ DEVI void paged_boxes(const KernelParams &p, const TensorMap &map, u32 dst, int 
 }
 #endif
 
+// The consumer loops' row maxima and (SKIP, two halves per visit) decisions, shared by the
+// S_AHEAD loop and the one after it (macros, not lambdas: as lambdas they changed the default
+// kernels' SASS, 18 of 36 sm_90a prefill cubins, which nothing here can time). ROW_MAXIMA(SV):
+// mx[hf][hh] from the scores SV (need_mask, kl, see the loop); DECIDE_TWO_HALVES(): skip_hi,
+// skip_lo, mn and the skipped count from mx (the loop explains the parallel form).
+#define ROW_MAXIMA(SV) \
+    if (need_mask) { \
+      _Pragma("unroll") \
+      for (int hf = 0; hf < NH; ++hf) \
+        _Pragma("unroll") \
+        for (int hh = 0; hh < 2; ++hh) { \
+          float x = NEG_INF; \
+          _Pragma("unroll") \
+          for (int nt = hf * 8; nt < hf * 8 + 8; ++nt) \
+            _Pragma("unroll") \
+            for (int e = 0; e < 2; ++e) \
+              if (nt * 8 + e <= kl[hh]) x = fmaxf(x, (SV)[nt * 4 + hh * 2 + e]); \
+          mx[hf][hh] = x; \
+        } \
+    } else { \
+      _Pragma("unroll") \
+      for (int hf = 0; hf < NH; ++hf) \
+        _Pragma("unroll") \
+        for (int hh = 0; hh < 2; ++hh) { \
+          /* A tree (depth 4), not a chain of 16. */ \
+          float a[8]; \
+          _Pragma("unroll") \
+          for (int i = 0; i < 8; ++i) a[i] = fmaxf((SV)[(hf * 8 + i) * 4 + hh * 2], (SV)[(hf * 8 + i) * 4 + hh * 2 + 1]); \
+          _Pragma("unroll") \
+          for (int w = 4; w >= 1; w /= 2) \
+            _Pragma("unroll") \
+            for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]); \
+          mx[hf][hh] = a[0]; \
+        } \
+    } \
+    _Pragma("unroll") \
+    for (int d = 1; d <= 2; d *= 2) \
+      _Pragma("unroll") \
+      for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
+#define DECIDE_TWO_HALVES() \
+    if (p.log2_lambda <= 0.f) { \
+      const float m10 = fmaxf(m[0], mx[1][0]), m11 = fmaxf(m[1], mx[1][1]); \
+      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p)); \
+      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p)); \
+      mn[0] = fmaxf(m10, mx[0][0]); \
+      mn[1] = fmaxf(m11, mx[0][1]); \
+    } else { \
+      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p)); \
+      const float m10 = skip_hi ? m[0] : fmaxf(m[0], mx[1][0]), m11 = skip_hi ? m[1] : fmaxf(m[1], mx[1][1]); \
+      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p)); \
+      mn[0] = skip_lo ? m10 : fmaxf(m10, mx[0][0]); \
+      mn[1] = skip_lo ? m11 : fmaxf(m11, mx[0][1]); \
+    } \
+    if (skip_hi && 2 * v + 1 < nvw) ++skipped; \
+    if (skip_lo && 2 * v < nvw) ++skipped;
+
 extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __grid_constant__ KernelParams p) {
   extern __shared__ __align__(1024) unsigned char smem[];
   __shared__ __align__(8) u64 bars[(KV_SPLIT ? 4 : 2) * NB + 1];  // see KV_SPLIT
@@ -886,56 +942,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     const bool need_mask = rows_partial || k0 > kfull;
     const int kl[2] = {vis[0] - k0, vis[1] - k0};
     float mx[NH][2];
-    if (need_mask) {
-      #pragma unroll
-      for (int hf = 0; hf < NH; ++hf)
-        #pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          float x = NEG_INF;
-          #pragma unroll
-          for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
-            #pragma unroll
-            for (int e = 0; e < 2; ++e)
-              if (nt * 8 + e <= kl[hh]) x = fmaxf(x, Sc[nt * 4 + hh * 2 + e]);
-          mx[hf][hh] = x;
-        }
-    } else {
-      #pragma unroll
-      for (int hf = 0; hf < NH; ++hf)
-        #pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          float a[8];
-          #pragma unroll
-          for (int i = 0; i < 8; ++i) a[i] = fmaxf(Sc[(hf * 8 + i) * 4 + hh * 2], Sc[(hf * 8 + i) * 4 + hh * 2 + 1]);
-          #pragma unroll
-          for (int w = 4; w >= 1; w /= 2)
-            #pragma unroll
-            for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
-          mx[hf][hh] = a[0];
-        }
-    }
-    #pragma unroll
-    for (int d = 1; d <= 2; d *= 2)
-      #pragma unroll
-      for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
+    ROW_MAXIMA(Sc);
 #if SKIP
     bool skip_hi, skip_lo;
     float mn[2];
-    if (p.log2_lambda <= 0.f) {
-      const float m10 = fmaxf(m[0], mx[1][0]), m11 = fmaxf(m[1], mx[1][1]);
-      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
-      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
-      mn[0] = fmaxf(m10, mx[0][0]);
-      mn[1] = fmaxf(m11, mx[0][1]);
-    } else {
-      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
-      const float m10 = skip_hi ? m[0] : fmaxf(m[0], mx[1][0]), m11 = skip_hi ? m[1] : fmaxf(m[1], mx[1][1]);
-      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
-      mn[0] = skip_lo ? m10 : fmaxf(m10, mx[0][0]);
-      mn[1] = skip_lo ? m11 : fmaxf(m11, mx[0][1]);
-    }
-    if (skip_hi && 2 * v + 1 < nvw) ++skipped;
-    if (skip_lo && 2 * v < nvw) ++skipped;
+    DECIDE_TWO_HALVES();
 #else
     const bool skip_hi = false, skip_lo = false;
     float mn[2];
@@ -1178,39 +1189,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // The four (half, row) reductions are independent: one branch for all of them and the quad
     // shuffles interleaved, so their latencies overlap (a skipped visit's critical path).
     float mx[NH][2];
-    if (need_mask) {
-      #pragma unroll
-      for (int hf = 0; hf < NH; ++hf)
-        #pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          float x = NEG_INF;
-          #pragma unroll
-          for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
-            #pragma unroll
-            for (int e = 0; e < 2; ++e)
-              if (nt * 8 + e <= kl[hh]) x = fmaxf(x, S[nt * 4 + hh * 2 + e]);
-          mx[hf][hh] = x;
-        }
-    } else {
-      #pragma unroll
-      for (int hf = 0; hf < NH; ++hf)
-        #pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          // A tree (depth 4), not a chain of 16.
-          float a[8];
-          #pragma unroll
-          for (int i = 0; i < 8; ++i) a[i] = fmaxf(S[(hf * 8 + i) * 4 + hh * 2], S[(hf * 8 + i) * 4 + hh * 2 + 1]);
-          #pragma unroll
-          for (int w = 4; w >= 1; w /= 2)
-            #pragma unroll
-            for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
-          mx[hf][hh] = a[0];
-        }
-    }
-    #pragma unroll
-    for (int d = 1; d <= 2; d *= 2)
-      #pragma unroll
-      for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
+    ROW_MAXIMA(S);
 #if SKIP
     // Each half is one plan tile of the warp's 16 rows, decided by a warp vote, the upper tile
     // first (the plan visits tiles last to first), the lower one against the running maxima
@@ -1236,21 +1215,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     for (int hh = 0; hh < 2; ++hh) mn[hh] = p.log2_lambda <= 0.f || !skip_lo ? fmaxf(m[hh], mx[0][hh]) : m[hh];
     if (skip_lo && v < nvw) ++skipped;
 #else
-    if (p.log2_lambda <= 0.f) {
-      const float m10 = fmaxf(m[0], mx[1][0]), m11 = fmaxf(m[1], mx[1][1]);
-      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
-      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
-      mn[0] = fmaxf(m10, mx[0][0]);
-      mn[1] = fmaxf(m11, mx[0][1]);
-    } else {
-      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
-      const float m10 = skip_hi ? m[0] : fmaxf(m[0], mx[1][0]), m11 = skip_hi ? m[1] : fmaxf(m[1], mx[1][1]);
-      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
-      mn[0] = skip_lo ? m10 : fmaxf(m10, mx[0][0]);
-      mn[1] = skip_lo ? m11 : fmaxf(m11, mx[0][1]);
-    }
-    if (skip_hi && 2 * v + 1 < nvw) ++skipped;
-    if (skip_lo && 2 * v < nvw) ++skipped;
+    DECIDE_TWO_HALVES();
 #endif
 #else
 #if SWEEP
