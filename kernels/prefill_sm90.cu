@@ -551,6 +551,22 @@ DEVI void paged_boxes(const KernelParams &p, const TensorMap &map, u32 dst, int 
     if (skip_hi && 2 * v + 1 < nvw) ++skipped; \
     if (skip_lo && 2 * v < nvw) ++skipped;
 
+// P V of the halves some warp of the warpgroup kept (lo, hi: warp-uniform), one chain per case,
+// each with its commit (a wgmma under a condition makes ptxas close its group with a dummy
+// wgmma, which a later wait then waits behind: run 143). Needs issue_pv.
+#define ISSUE_PV_KEPT(PC, VS, LO, HI) \
+      if ((LO) && (HI)) { \
+        issue_pv(PC, VS, true, true); \
+        wg_commit(); \
+      } else if (LO) { \
+        issue_pv(PC, VS, true, false); \
+        wg_commit(); \
+      } else if (HI) { \
+        issue_pv(PC, VS, false, true); \
+        wg_commit(); \
+      } else { \
+        wg_commit(); \
+      }
 extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __grid_constant__ KernelParams p) {
   extern __shared__ __align__(1024) unsigned char smem[];
   __shared__ __align__(8) u64 bars[(KV_SPLIT ? 4 : 2) * NB + 1];  // see KV_SPLIT
@@ -1054,18 +1070,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         #pragma unroll
         for (int jj = 0; jj < 4; ++jj) Pc[kk][jj] = __float_as_uint(Sc[kk * 4 + jj]);
       wg_fence();
-      if (pv_lo && pv_hi) {
-        issue_pv(Pc, vs, true, true);
-        wg_commit();
-      } else if (pv_lo) {
-        issue_pv(Pc, vs, true, false);
-        wg_commit();
-      } else if (pv_hi) {
-        issue_pv(Pc, vs, false, true);
-        wg_commit();
-      } else {
-        wg_commit();
-      }
+      ISSUE_PV_KEPT(Pc, vs, pv_lo, pv_hi);
     }
     wg_wait<0>();
     reg_fence(O);
@@ -1123,18 +1128,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     {
       const bool pv_lo = kept(t > 0, wk_prv, 0), pv_hi = kept(t > 0, wk_prv, 1);
       const u32 vs = k_prv + NB * KV_BYTES;
-      if (pv_lo && pv_hi) {
-        issue_pv(Pc, vs, true, true);
-        wg_commit();
-      } else if (pv_lo) {
-        issue_pv(Pc, vs, true, false);
-        wg_commit();
-      } else if (pv_hi) {
-        issue_pv(Pc, vs, false, true);
-        wg_commit();
-      } else {
-        wg_commit();
-      }
+      ISSUE_PV_KEPT(Pc, vs, pv_lo, pv_hi);
     }
 #else
     issue_pv(Pc, (t == 0 ? k_cur : k_prv) + NB * KV_BYTES, true, true);
