@@ -13,7 +13,7 @@
 # For step 4 also: git apply bench/micro/visit_profile_s_ahead.patch, cargo build --release,
 # mkdir -p target/device-prof-sa, cp target/release/libblasst.so target/device-prof-sa/,
 # git checkout kernels/prefill_sm90.cu; carry target/device-prof-sa too.
-# ~7 minutes on a fresh machine (run299b.sh: the A/B alone, ~3 minutes).
+# ~7 minutes on a fresh machine; AB_ONLY=1: the A/B alone, ~3 minutes (no precompile or checks).
 # 1. check_prefill.py and check_paged_prefill.py with the switch;
 # 2. (before the GPU tests, in case the call is cut short) the interleaved A/B tree | S_AHEAD
 #    (separate library copies: one process keeps the first kernel per variant);
@@ -25,6 +25,9 @@
 #    (bench/micro/profile_visits.py --s-ahead), to set beside run 298's.
 set -uo pipefail
 source bench/runs/common.sh
+if [ "${AB_ONLY:-0}" = 1 ]; then
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$LOG"
+else
 run_start
 BLASST_PREFILL_S_AHEAD=1 timeout 120 target/device/blasst precompile > /dev/null 2>&1
 echo "precompile (S_AHEAD) exit $?" | tee -a "$LOG"
@@ -34,12 +37,14 @@ echo "check_prefill exit $?" | tee -a "$LOG"
 BLASST_PREFILL_S_AHEAD=1 timeout 120 python3 bench/check_paged_prefill.py target/device/libblasst.so >> "$OUT/check-sahead.log" 2>&1
 echo "check_paged_prefill exit $?" | tee -a "$LOG"
 grep -E "^BAD|mismatches|bad cases" "$OUT/check-sahead.log" | head -6 | tee -a "$LOG"
+fi
 step "A/B: tree | S_AHEAD"
 mkdir -p target/device-sa && cp target/device/libblasst.so target/device-sa/
 timeout 200 python3 bench/ab_prefill.py target/device/libblasst.so \
   target/device-sa/libblasst.so:BLASST_PREFILL_S_AHEAD=1 > "$OUT/ab.log" 2>&1
 echo "ab exit $?" | tee -a "$LOG"
 tail -40 "$OUT/ab.log"
+[ "${AB_ONLY:-0}" = 1 ] && exit 0
 step "gpu tests, S_AHEAD, d = 128"
 BLASST_PREFILL_S_AHEAD=1 BLASST_TEST_HEAD_DIMS=128 timeout 240 target/device/gpu_tests --test-threads=1 \
   skip_decisions_match_the_cpu skip_kernel_that_skips_nothing calibration_sweep paged_prefill > "$OUT/gpu-tests-sahead.log" 2>&1
