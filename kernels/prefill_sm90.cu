@@ -439,7 +439,7 @@ DEVI void warp_copy_rows(u32 dst, const u16 *src, i64 rs, int rows, int valid_ro
 
 // Named barriers (0 is __syncthreads): 1 .. NWG, the tensor-core turns of the consumer
 // warpgroups (in a ring: 0, 1, (2,) 0, ...); NWG + 1, the consumers' end-of-kernel count.
-// NWG + 2 + team: a paged producer team (d = 256).
+// NWG + 2 + team: a paged producer team (d = 256). NWG + 4 + wg: S_AHEAD's warpgroup barrier.
 #define BAR_TURN 1        // + wg: "warpgroup wg may issue its MMAs" (256 threads: 128 sync, 128 arrive)
 #define BAR_END (1 + NWG)  // the consumers' counts are summed (NWG x 128 threads)
 #define BAR_TEAM (2 + NWG)  // + team: a paged producer team's threads (KV_SPLIT's cp.async copies)
