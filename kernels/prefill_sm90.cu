@@ -891,7 +891,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // computed from the shared-memory base in the loop, ptxas rebuilt that base there every
   // visit (S2UR SR_CgaCtaId and two ULEA before the copies' wait).
   int cur = 0;
+#if S_AHEAD
+  // (S_AHEAD issues a visit's P V in the same visit: no previous slot or P is carried.)
+  u32 k_cur = sK, b_cur = full0;
+#else
   u32 k_cur = sK, k_prv = sK + (NB - 1) * KV_BYTES, b_cur = full0, b_prv = full0 + 8 * (NB - 1);
+#endif
   u32 ph = 0;
 #if KV_SPLIT
   // Visit t - 1's phase, for V's barrier: ph, or the other one where visit t's slot is the
@@ -899,9 +904,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   const auto ph_prv = [&] { return cur == 0 ? ph ^ 1u : ph; };
 #endif
   float S[VN / 2];
+#if !S_AHEAD
   u32 Pc[VN / 16][4];  // P of the last visit; its P V is issued in the next visit's turn
   #pragma unroll
   for (int kk = 0; kk < VN / 16; ++kk) Pc[kk][0] = Pc[kk][1] = Pc[kk][2] = Pc[kk][3] = 0u;
+#endif
 
 #if SKIP
   // Whether any warp of this warpgroup kept half `hf` of visit u (each wrote its votes before

@@ -228,8 +228,8 @@ fn prefill90_pv_overlap() -> bool {
     !std::env::var("BLASST_PREFILL_PV_OVERLAP").is_ok_and(|v| v.trim() == "0")
 }
 
-/// Whether the Hopper prefill's d = 128 skip kernel keeps a second score buffer and issues
-/// S_{t+1} before visit t's row maxima (kernels/prefill_sm90.cu `S_AHEAD`,
+/// Whether the Hopper prefill's d = 128 kernels (skip and dense) keep a second score buffer and
+/// issue S_{t+1} before visit t's row maxima (kernels/prefill_sm90.cu `S_AHEAD`,
 /// `BLASST_PREFILL_S_AHEAD=1`): an experiment of session 58, off by default. Read at every
 /// compile, so the source and its cache key follow it.
 fn prefill90_s_ahead() -> bool {
