@@ -9,7 +9,7 @@
 //! the switch is read from the environment at every compile, so it must not leak into other
 //! tests. No GPU needed; without NVRTC it checks the source alone.
 
-use blasst::cuda::nvrtc::{Family, compile_with_log};
+use blasst::cuda::nvrtc::Family;
 
 #[path = "common/source_switch.rs"]
 mod source_switch;
@@ -35,22 +35,6 @@ fn the_s_ahead_switch_reaches_the_hopper_prefill_kernels_only_and_compiles() {
         .collect();
     assert!(picked.iter().any(|v| v.paged && v.skip) && picked.iter().any(|v| !v.paged && !v.skip));
     for v in picked {
-        let (bin, log) =
-            compile_with_log(v, "sm_90a", true).unwrap_or_else(|e| panic!("{}", e.message()));
-        assert!(bin.len() > 1000, "{}: {} bytes", v.name(), bin.len());
-        for warning in ["C7512", "C7514", "C7515", "C7520"] {
-            assert!(
-                !log.contains(warning),
-                "{}: ptxas {warning}:\n{log}",
-                v.name()
-            );
-        }
-        if v.skip && !v.paged {
-            assert!(
-                log.contains("0 bytes spill stores"),
-                "{}: spills:\n{log}",
-                v.name()
-            );
-        }
+        source_switch::compiles_unserialised(v, v.skip && !v.paged);
     }
 }

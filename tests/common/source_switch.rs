@@ -3,7 +3,7 @@
 //! sources, for the test binaries that hold one such switch each (tests/warps_delay_compile.rs,
 //! tests/pv_overlap_compile.rs, tests/s_ahead_compile.rs): `#[path = "common/source_switch.rs"] mod source_switch;`.
 
-use blasst::cuda::nvrtc::{Variant, arch_smem_per_sm, available};
+use blasst::cuda::nvrtc::{Variant, arch_smem_per_sm, available, compile_with_log};
 
 /// Sets `var` to `value` (for the rest of the process) and checks that it changes the sources of
 /// the sm_90a variants that `changed` selects, and only theirs: each gains `on_line` (and, where
@@ -83,4 +83,29 @@ pub fn nvrtc() -> bool {
         return false;
     }
     true
+}
+
+/// A switched Hopper prefill kernel compiles for sm_90a without ptxas serialising its wgmma
+/// pipeline (C7512: too few registers; C7514/C7515/C7520: other code touching an unfinished
+/// wgmma's registers), and, where `no_spills`, without spilling. (Not for the warps decode
+/// kernel's switch test, whose kernels are not wgmma pipelines.)
+#[allow(dead_code)]
+pub fn compiles_unserialised(v: &Variant, no_spills: bool) {
+    let (bin, log) =
+        compile_with_log(v, "sm_90a", true).unwrap_or_else(|e| panic!("{}", e.message()));
+    assert!(bin.len() > 1000, "{}: {} bytes", v.name(), bin.len());
+    for warning in ["C7512", "C7514", "C7515", "C7520"] {
+        assert!(
+            !log.contains(warning),
+            "{}: ptxas {warning}:\n{log}",
+            v.name()
+        );
+    }
+    if no_spills {
+        assert!(
+            log.contains("0 bytes spill stores"),
+            "{}: spills:\n{log}",
+            v.name()
+        );
+    }
 }
