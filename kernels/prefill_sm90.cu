@@ -116,20 +116,6 @@
 #define PREFILL90_PV_OVERLAP 1
 #endif
 #define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && !KV_SPLIT && NWG == 2)
-// S_AHEAD (session 58, an experiment, off unless the host defines PREFILL90_S_AHEAD 1:
-// `BLASST_PREFILL_S_AHEAD=1`): the d = 128 kernels (skip and dense) with a second score buffer.
-// In visit t a warpgroup's turn issues S_{t+1} = Q K_{t+1}^T into the other buffer, then the row
-// maxima, votes and softmax of S_t run while it computes; then the wait for it, O's rescale and
-// P V_t (in the skip kernel issued after a barrier of the warpgroup's four warps, which makes
-// their decisions visible) and its wait. Nothing is in flight across the loop's back edge, the
-// loop is unrolled twice so that the buffers swap by name, and P (bf16, 32 registers) lives where
-// S_t was: O 64 + two S 64 + bookkeeping fit the 240 registers where O + two S + a separate P did
-// not (bench/RESULTS.md, session 58). A skipped visit's chain is then its maxima and votes, not
-// S's latency plus them.
-#ifndef PREFILL90_S_AHEAD
-#define PREFILL90_S_AHEAD 0
-#endif
-#define S_AHEAD (PREFILL90_S_AHEAD && PV_OVERLAP && NH == 2)
 #define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one
 #define VBAR_OFF (2 * NB * 8)    // V's barriers past K's (KV_SPLIT)
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
@@ -209,25 +195,6 @@ DEVI void wgmma_ss_n128(float (&d)[64], u64 da, u64 db, int scale_d) {
                : WG_D64(d)
                : "l"(da), "l"(db), "r"(scale_d));
 }
-#if S_AHEAD
-// The first k-step of an S: D = A * B, D an output only, so that the compiler does not keep the
-// buffer's old scores alive up to this issue (S_AHEAD: that left no room for P).
-#define WG_O64(d) \
-  "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7]), "=f"(d[8]), \
-      "=f"(d[9]), "=f"(d[10]), "=f"(d[11]), "=f"(d[12]), "=f"(d[13]), "=f"(d[14]), "=f"(d[15]), "=f"(d[16]), \
-      "=f"(d[17]), "=f"(d[18]), "=f"(d[19]), "=f"(d[20]), "=f"(d[21]), "=f"(d[22]), "=f"(d[23]), "=f"(d[24]), \
-      "=f"(d[25]), "=f"(d[26]), "=f"(d[27]), "=f"(d[28]), "=f"(d[29]), "=f"(d[30]), "=f"(d[31]), "=f"(d[32]), \
-      "=f"(d[33]), "=f"(d[34]), "=f"(d[35]), "=f"(d[36]), "=f"(d[37]), "=f"(d[38]), "=f"(d[39]), "=f"(d[40]), \
-      "=f"(d[41]), "=f"(d[42]), "=f"(d[43]), "=f"(d[44]), "=f"(d[45]), "=f"(d[46]), "=f"(d[47]), "=f"(d[48]), \
-      "=f"(d[49]), "=f"(d[50]), "=f"(d[51]), "=f"(d[52]), "=f"(d[53]), "=f"(d[54]), "=f"(d[55]), "=f"(d[56]), \
-      "=f"(d[57]), "=f"(d[58]), "=f"(d[59]), "=f"(d[60]), "=f"(d[61]), "=f"(d[62]), "=f"(d[63])
-DEVI void wgmma_ss_n128_first(float (&d)[64], u64 da, u64 db) {
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-               "wgmma.mma_async.sync.aligned.m64n128k16.f32." WG_T "." WG_T " " WG_R64 ", %64, %65, p, 1, 1, 0, 0;\n}\n"
-               : WG_O64(d)
-               : "l"(da), "l"(db), "r"(0));
-}
-#endif
 // D(64 x 64, fp32) (+)= A(64 x 16, shared memory via `da`, K-major) * B(16 x 64, shared memory
 // via `db`, K-major); scale_d == 0 overwrites D. (S of a 64-key visit, d = 256.)
 DEVI void wgmma_ss_n64(float (&d)[32], u64 da, u64 db, int scale_d) {
@@ -439,11 +406,10 @@ DEVI void warp_copy_rows(u32 dst, const u16 *src, i64 rs, int rows, int valid_ro
 
 // Named barriers (0 is __syncthreads): 1 .. NWG, the tensor-core turns of the consumer
 // warpgroups (in a ring: 0, 1, (2,) 0, ...); NWG + 1, the consumers' end-of-kernel count.
-// NWG + 2 + team: a paged producer team (d = 256). NWG + 4 + wg: S_AHEAD's warpgroup barrier.
+// NWG + 2 + team: a paged producer team (d = 256).
 #define BAR_TURN 1        // + wg: "warpgroup wg may issue its MMAs" (256 threads: 128 sync, 128 arrive)
 #define BAR_END (1 + NWG)  // the consumers' counts are summed (NWG x 128 threads)
 #define BAR_TEAM (2 + NWG)  // + team: a paged producer team's threads (KV_SPLIT's cp.async copies)
-#define BAR_WG (4 + NWG)  // + wg: a consumer warpgroup's four warps (S_AHEAD's decisions; 128 threads)
 // The consumer warpgroup whose turn follows warpgroup w's (with two, the exact expression of the
 // two-warpgroup kernel before session 25, whose SASS is unchanged).
 #define NEXT_WG(w) (NWG == 2 ? (w) ^ 1 : ((w) == NWG - 1 ? 0 : (w) + 1))
@@ -495,78 +461,6 @@ DEVI void paged_boxes(const KernelParams &p, const TensorMap &map, u32 dst, int 
 }
 #endif
 
-// The consumer loops' row maxima and (SKIP, two halves per visit) decisions, shared by the
-// S_AHEAD loop and the one after it (macros, not lambdas: as lambdas they changed the default
-// kernels' SASS, 18 of 36 sm_90a prefill cubins, which nothing here can time). ROW_MAXIMA(SV):
-// mx[hf][hh] from the scores SV (need_mask, kl, see the loop); DECIDE_TWO_HALVES(): skip_hi,
-// skip_lo, mn and the skipped count from mx (the loop explains the parallel form).
-#define ROW_MAXIMA(SV) \
-    if (need_mask) { \
-      _Pragma("unroll") \
-      for (int hf = 0; hf < NH; ++hf) \
-        _Pragma("unroll") \
-        for (int hh = 0; hh < 2; ++hh) { \
-          float x = NEG_INF; \
-          _Pragma("unroll") \
-          for (int nt = hf * 8; nt < hf * 8 + 8; ++nt) \
-            _Pragma("unroll") \
-            for (int e = 0; e < 2; ++e) \
-              if (nt * 8 + e <= kl[hh]) x = fmaxf(x, (SV)[nt * 4 + hh * 2 + e]); \
-          mx[hf][hh] = x; \
-        } \
-    } else { \
-      _Pragma("unroll") \
-      for (int hf = 0; hf < NH; ++hf) \
-        _Pragma("unroll") \
-        for (int hh = 0; hh < 2; ++hh) { \
-          /* A tree (depth 4), not a chain of 16. */ \
-          float a[8]; \
-          _Pragma("unroll") \
-          for (int i = 0; i < 8; ++i) a[i] = fmaxf((SV)[(hf * 8 + i) * 4 + hh * 2], (SV)[(hf * 8 + i) * 4 + hh * 2 + 1]); \
-          _Pragma("unroll") \
-          for (int w = 4; w >= 1; w /= 2) \
-            _Pragma("unroll") \
-            for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]); \
-          mx[hf][hh] = a[0]; \
-        } \
-    } \
-    _Pragma("unroll") \
-    for (int d = 1; d <= 2; d *= 2) \
-      _Pragma("unroll") \
-      for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
-#define DECIDE_TWO_HALVES() \
-    if (p.log2_lambda <= 0.f) { \
-      const float m10 = fmaxf(m[0], mx[1][0]), m11 = fmaxf(m[1], mx[1][1]); \
-      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p)); \
-      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p)); \
-      mn[0] = fmaxf(m10, mx[0][0]); \
-      mn[1] = fmaxf(m11, mx[0][1]); \
-    } else { \
-      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p)); \
-      const float m10 = skip_hi ? m[0] : fmaxf(m[0], mx[1][0]), m11 = skip_hi ? m[1] : fmaxf(m[1], mx[1][1]); \
-      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p)); \
-      mn[0] = skip_lo ? m10 : fmaxf(m10, mx[0][0]); \
-      mn[1] = skip_lo ? m11 : fmaxf(m11, mx[0][1]); \
-    } \
-    if (skip_hi && 2 * v + 1 < nvw) ++skipped; \
-    if (skip_lo && 2 * v < nvw) ++skipped;
-
-// P V of the halves some warp of the warpgroup kept (lo, hi: warp-uniform), one chain per case,
-// each with its commit (a wgmma under a condition makes ptxas close its group with a dummy
-// wgmma, which a later wait then waits behind: run 143). Needs issue_pv.
-#define ISSUE_PV_KEPT(PC, VS, LO, HI) \
-      if ((LO) && (HI)) { \
-        issue_pv(PC, VS, true, true); \
-        wg_commit(); \
-      } else if (LO) { \
-        issue_pv(PC, VS, true, false); \
-        wg_commit(); \
-      } else if (HI) { \
-        issue_pv(PC, VS, false, true); \
-        wg_commit(); \
-      } else { \
-        wg_commit(); \
-      }
 extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __grid_constant__ KernelParams p) {
   extern __shared__ __align__(1024) unsigned char smem[];
   __shared__ __align__(8) u64 bars[(KV_SPLIT ? 4 : 2) * NB + 1];  // see KV_SPLIT
@@ -853,12 +747,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     for (int ks = 0; ks < DIM16; ++ks) {  // (padded head dims: the steps that hold data)
       const u64 da = dq + (u64)(((ks / 4) * (BM * 128) + (ks % 4) * 32) >> 4);
       const u64 db = dk + (u64)(((ks / 4) * (VN * 128) + (ks % 4) * 32) >> 4);
-#if S_AHEAD
-      if (ks == 0)
-        wgmma_ss_n128_first(acc, da, db);
-      else
-        wgmma_ss_n128(acc, da, db, 1);
-#elif VN == 128
+#if VN == 128
       wgmma_ss_n128(acc, da, db, ks);
 #else
       wgmma_ss_n64(acc, da, db, ks);
@@ -891,12 +780,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // computed from the shared-memory base in the loop, ptxas rebuilt that base there every
   // visit (S2UR SR_CgaCtaId and two ULEA before the copies' wait).
   int cur = 0;
-#if S_AHEAD
-  // (S_AHEAD issues a visit's P V in the same visit: no previous slot or P is carried.)
-  u32 k_cur = sK, b_cur = full0;
-#else
   u32 k_cur = sK, k_prv = sK + (NB - 1) * KV_BYTES, b_cur = full0, b_prv = full0 + 8 * (NB - 1);
-#endif
   u32 ph = 0;
 #if KV_SPLIT
   // Visit t - 1's phase, for V's barrier: ph, or the other one where visit t's slot is the
@@ -904,11 +788,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   const auto ph_prv = [&] { return cur == 0 ? ph ^ 1u : ph; };
 #endif
   float S[VN / 2];
-#if !S_AHEAD
   u32 Pc[VN / 16][4];  // P of the last visit; its P V is issued in the next visit's turn
   #pragma unroll
   for (int kk = 0; kk < VN / 16; ++kk) Pc[kk][0] = Pc[kk][1] = Pc[kk][2] = Pc[kk][3] = 0u;
-#endif
 
 #if SKIP
   // Whether any warp of this warpgroup kept half `hf` of visit u (each wrote its votes before
@@ -927,176 +809,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     asm volatile("st.volatile.shared.u8 [%0], %1;\n" ::"r"(wk_cur + 4u * hf + warp), "r"(skip ? 0u : 1u));
   };
 #endif
-#if S_AHEAD
-  // (S_AHEAD, see its define.) Visit 0's S first, in the first turn.
-  float S2[VN / 2];
-  if (nv > 0) {
-    mbar_wait(qfull, 0);                                // Q has landed
-    if (wg == NWG - 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
-    mbar_wait(b_cur, ph);
-    named_sync(BAR_TURN + wg, 2 * 128);
-    wg_fence();
-    issue_s(S, k_cur);
-    wg_commit();
-    // (A warpgroup takes one turn per S: nv in all; the last one of the last warpgroup hands
-    // no turn back, so the turns balance.)
-    if (wg == 0 || nv > 1) named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
-    wg_wait<0>();
-    reg_fence(S);
-  }
-  // Visit t, its scores in Sc; S_{t+1} goes into Sn.
-  auto visit = [&](const int t, float(&Sc)[VN / 2], float(&Sn)[VN / 2]) {
-    const int v = nv - 1 - t, k0 = v * VN;
-    const bool wrap = cur == NB - 1;
-    const u32 k_nxt = wrap ? k_cur - (NB - 1) * KV_BYTES : k_cur + KV_BYTES;
-    const u32 b_nxt = wrap ? b_cur - 8 * (NB - 1) : b_cur + 8;
-    const u32 ph_nxt = ph ^ (wrap ? 1u : 0u);
-    if (__all_sync(0xffffffffu, t + 1 < nv)) {
-      mbar_wait(b_nxt, ph_nxt);  // copies of visit t + 1
-      named_sync(BAR_TURN + wg, 2 * 128);
-      wg_fence();
-      issue_s(Sn, k_nxt);
-      wg_commit();
-      if (wg == 0 || t + 2 < nv) named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
-    }
-    // Masks, row maxima and votes (SKIP) of S_t: as in the loop below (two halves). The dense
-    // kernel takes the same branches with constant flags (with one softmax copy for masked and
-    // unmasked visits ptxas serialised its pipeline, C7515).
-    const bool need_mask = rows_partial || k0 > kfull;
-    const int kl[2] = {vis[0] - k0, vis[1] - k0};
-    float mx[NH][2];
-    ROW_MAXIMA(Sc);
-#if SKIP
-    bool skip_hi, skip_lo;
-    float mn[2];
-    DECIDE_TWO_HALVES();
-#else
-    const bool skip_hi = false, skip_lo = false;
-    float mn[2];
-    #pragma unroll
-    for (int hh = 0; hh < 2; ++hh) mn[hh] = fmaxf(fmaxf(m[hh], mx[1][hh]), mx[0][hh]);
-#endif
-    // The softmax of the kept halves into Pc (the loop below's, O's P V retired already); O's
-    // rescale waits for S_{t+1} (alo; 1 when both halves are skipped).
-    float alo[2] = {1.f, 1.f};
-    // P goes where S_t was: the pair of entries (2 q, 2 q + 1), q = 4 kk + j, is packed into
-    // Sc[q], operand j of P V's k-step kk (the loop below's Pc[kk][j]), so a k-step's operands
-    // are four consecutive registers; pairs go in increasing q, and Sc[q]'s own entry belongs
-    // to pair q / 2, read before. The asm names Sc[q] as its input and output so that P stays
-    // in the score buffer's registers (with P as a separate array, ptxas kept both buffers and O
-    // apart and spilled P).
-    auto put = [&](int q, float lo, float hi) {
-      asm("{\n.reg .b32 r;\ncvt.rn." WG_T "x2.f32 r, %2, %1;\nmov.b32 %0, r;\n}\n" : "+f"(Sc[q]) : "f"(lo), "f"(hi));
-    };
-    auto zero = [&](int q) { asm volatile("mov.b32 %0, 0;\n" : "+f"(Sc[q])); };
-    auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {
-      float ms[2], rs[2] = {0.f, 0.f}, al[2];
-      #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        ms[hh] = mn[hh] == NEG_INF ? 0.f : mn[hh] * p.scale_log2;
-        al[hh] = fast_exp2(m[hh] * p.scale_log2 - ms[hh]);
-      }
-      #pragma unroll
-      for (int hf = 0; hf < NH; ++hf) {
-        const bool keep = hf ? keep_hi : keep_lo;
-        #pragma unroll
-        for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
-          #pragma unroll
-          for (int hh = 0; hh < 2; ++hh) {
-            const int a = nt * 4 + hh * 2, q = a / 2;
-            if (!keep) {
-              zero(q);
-            } else {
-              float x0, x1;
-              if (masked) {
-                x0 = 0 <= kl[hh] - nt * 8 ? fast_exp2(Sc[a] * p.scale_log2 - ms[hh]) : 0.f;
-                x1 = 1 <= kl[hh] - nt * 8 ? fast_exp2(Sc[a + 1] * p.scale_log2 - ms[hh]) : 0.f;
-              } else {
-                x0 = fast_exp2(Sc[a] * p.scale_log2 - ms[hh]);
-                x1 = fast_exp2(Sc[a + 1] * p.scale_log2 - ms[hh]);
-              }
-              if (masked) {
-                rs[hh] += x0;
-                rs[hh] += x1;
-              } else {
-                rs[hh] += x0 + x1;
-              }
-              put(q, x0, x1);
-            }
-          }
-      }
-      #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        l[hh] = l[hh] * al[hh] + rs[hh];
-        m[hh] = mn[hh];
-      }
-      alo[0] = al[0];
-      alo[1] = al[1];
-    };
-    if (skip_lo && skip_hi) {
-      #pragma unroll
-      for (int q = 0; q < VN / 4; ++q) zero(q);
-    } else if (need_mask) {
-      softmax(!skip_lo, !skip_hi, true);
-    } else if (!skip_lo && !skip_hi) {
-      softmax(true, true, false);
-    } else if (!skip_lo) {
-      softmax(true, false, false);
-    } else {
-      softmax(false, true, false);
-    }
-#if SKIP
-    vote(0, skip_lo);
-    vote(1, skip_hi);
-#endif
-    // S_{t+1} done, then O rescaled (between a wgmma's issue and its wait, other code writing an
-    // accumulator makes ptxas serialise the pipeline: C7515); then the warpgroup's decisions (its
-    // four warps' votes), P V_t of the halves some warp kept, and the wait for it.
-    wg_wait<0>();
-    reg_fence(Sn);
-    if (__any_sync(0xffffffffu, alo[0] != 1.f || alo[1] != 1.f)) {
-      #pragma unroll
-      for (int dt = 0; dt < DIM / 8; ++dt) {
-        O[dt * 4 + 0] *= alo[0], O[dt * 4 + 1] *= alo[0];
-        O[dt * 4 + 2] *= alo[1], O[dt * 4 + 3] *= alo[1];
-      }
-    }
-#if SKIP
-    named_sync(BAR_WG + wg, 128);
-#endif
-    {
-#if SKIP
-      const bool pv_lo = kept(true, wk_cur, 0), pv_hi = kept(true, wk_cur, 1);
-#else
-      const bool pv_lo = __all_sync(0xffffffffu, true), pv_hi = pv_lo;
-#endif
-      const u32 vs = k_cur + NB * KV_BYTES;
-      u32 Pc[VN / 16][4];
-      #pragma unroll
-      for (int kk = 0; kk < VN / 16; ++kk)
-        #pragma unroll
-        for (int jj = 0; jj < 4; ++jj) Pc[kk][jj] = __float_as_uint(Sc[kk * 4 + jj]);
-      wg_fence();
-      ISSUE_PV_KEPT(Pc, vs, pv_lo, pv_hi);
-    }
-    wg_wait<0>();
-    reg_fence(O);
-    if (lane == 0) mbar_arrive(b_cur + EMPTY_OFF);  // visit t is done with its slot
-#if SKIP
-    const u32 wk = wk_cur;
-    wk_cur = wk_prv;
-    wk_prv = wk;
-#endif
-    cur = wrap ? 0 : cur + 1;
-    k_cur = k_nxt;
-    b_cur = b_nxt;
-    ph = ph_nxt;
-  };
-  for (int t = 0; t < nv; t += 2) {
-    visit(t, S, S2);
-    if (t + 1 < nv) visit(t + 1, S2, S);
-  }
-#else
   if (nv > 0) {
     mbar_wait(qfull, 0);                                // Q has landed
     if (wg == NWG - 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
@@ -1135,7 +847,18 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     {
       const bool pv_lo = kept(t > 0, wk_prv, 0), pv_hi = kept(t > 0, wk_prv, 1);
       const u32 vs = k_prv + NB * KV_BYTES;
-      ISSUE_PV_KEPT(Pc, vs, pv_lo, pv_hi);
+      if (pv_lo && pv_hi) {
+        issue_pv(Pc, vs, true, true);
+        wg_commit();
+      } else if (pv_lo) {
+        issue_pv(Pc, vs, true, false);
+        wg_commit();
+      } else if (pv_hi) {
+        issue_pv(Pc, vs, false, true);
+        wg_commit();
+      } else {
+        wg_commit();
+      }
     }
 #else
     issue_pv(Pc, (t == 0 ? k_cur : k_prv) + NB * KV_BYTES, true, true);
@@ -1190,7 +913,39 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // The four (half, row) reductions are independent: one branch for all of them and the quad
     // shuffles interleaved, so their latencies overlap (a skipped visit's critical path).
     float mx[NH][2];
-    ROW_MAXIMA(S);
+    if (need_mask) {
+      #pragma unroll
+      for (int hf = 0; hf < NH; ++hf)
+        #pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          float x = NEG_INF;
+          #pragma unroll
+          for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
+            #pragma unroll
+            for (int e = 0; e < 2; ++e)
+              if (nt * 8 + e <= kl[hh]) x = fmaxf(x, S[nt * 4 + hh * 2 + e]);
+          mx[hf][hh] = x;
+        }
+    } else {
+      #pragma unroll
+      for (int hf = 0; hf < NH; ++hf)
+        #pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          // A tree (depth 4), not a chain of 16.
+          float a[8];
+          #pragma unroll
+          for (int i = 0; i < 8; ++i) a[i] = fmaxf(S[(hf * 8 + i) * 4 + hh * 2], S[(hf * 8 + i) * 4 + hh * 2 + 1]);
+          #pragma unroll
+          for (int w = 4; w >= 1; w /= 2)
+            #pragma unroll
+            for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
+          mx[hf][hh] = a[0];
+        }
+    }
+    #pragma unroll
+    for (int d = 1; d <= 2; d *= 2)
+      #pragma unroll
+      for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
 #if SKIP
     // Each half is one plan tile of the warp's 16 rows, decided by a warp vote, the upper tile
     // first (the plan visits tiles last to first), the lower one against the running maxima
@@ -1216,7 +971,21 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     for (int hh = 0; hh < 2; ++hh) mn[hh] = p.log2_lambda <= 0.f || !skip_lo ? fmaxf(m[hh], mx[0][hh]) : m[hh];
     if (skip_lo && v < nvw) ++skipped;
 #else
-    DECIDE_TWO_HALVES();
+    if (p.log2_lambda <= 0.f) {
+      const float m10 = fmaxf(m[0], mx[1][0]), m11 = fmaxf(m[1], mx[1][1]);
+      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
+      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
+      mn[0] = fmaxf(m10, mx[0][0]);
+      mn[1] = fmaxf(m11, mx[0][1]);
+    } else {
+      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
+      const float m10 = skip_hi ? m[0] : fmaxf(m[0], mx[1][0]), m11 = skip_hi ? m[1] : fmaxf(m[1], mx[1][1]);
+      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
+      mn[0] = skip_lo ? m10 : fmaxf(m10, mx[0][0]);
+      mn[1] = skip_lo ? m11 : fmaxf(m11, mx[0][1]);
+    }
+    if (skip_hi && 2 * v + 1 < nvw) ++skipped;
+    if (skip_lo && 2 * v < nvw) ++skipped;
 #endif
 #else
 #if SWEEP
@@ -1374,7 +1143,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     wg_wait<0>();  // unconditional: ptxas then knows O is free on every path
     reg_fence(O);
   }
-#endif
 
   // Epilogue: normalise, write O and the natural-log LSE.
   #pragma unroll

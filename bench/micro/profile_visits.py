@@ -1,5 +1,4 @@
-"""Reads the phase timings that bench/micro/visit_profile.patch (or, with --s-ahead,
-visit_profile_s_ahead.patch) writes into the output (see there):
+"""Reads the phase timings that bench/micro/visit_profile.patch writes into the output (see there):
 cycles per 128-key visit of consumer warp 0 of each warpgroup in one CTA (the middle row block
 of head 3) of the 8K non-causal call, split into visits that kept both halves, skipped both, and
 kept one (the patch of session 17; session 10's had two kinds)."""
@@ -12,17 +11,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from blasst_ctypes import Blasst  # noqa: E402
 from bench import structured  # noqa: E402
 
-# --s-ahead: the layout of bench/micro/visit_profile_s_ahead.patch (session 58's S_AHEAD loop,
-# run with BLASST_PREFILL_S_AHEAD=1): 8 phases and the total, the count, 10 values per kind.
-s_ahead = "--s-ahead" in sys.argv
-bl = Blasst([a for a in sys.argv[1:] if not a.startswith("--")][0])
+bl = Blasst(sys.argv[1])
 S, H, D = 8192, 32, 128
-if s_ahead:
-    names = ["turn", "issueS+1", "maxima", "votes", "softmax", "Swait+rescale", "wgbar", "pv", "total"]
-else:
-    names = ["fullwait", "turn", "issue", "mmawait", "maxima", "votes", "rest", "total"]
-stride = len(names) + 1  # the phases, the total, then the count
-loop_at = 3 * stride
+names = ["fullwait", "turn", "issue", "mmawait", "maxima", "votes", "rest", "total"]
 for hot in (None, 0.5, 0.3, 0.08):
     if hot is None:
         q, k, v = (torch.randn(1, S, H, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
@@ -41,8 +32,8 @@ for hot in (None, 0.5, 0.3, 0.08):
             raw = o[0, r0 + 64 * wg, 3, :].view(torch.int16).cpu().to(torch.int64) & 0xFFFF
             vals = [sum(int(raw[i * 4 + kk]) << (16 * kk) for kk in range(4)) for i in range(32)]
             for c, kind in enumerate(("kept both", "skipped  ", "kept one ")):
-                n = vals[c * stride + stride - 1]
+                n = vals[c * 9 + 8]
                 if n:
                     print(f"hot={hot} fac={fac:.3g} wg={wg} {kind} n={n:3d} "
-                          + " ".join(f"{nm} {vals[c * stride + i] / n:6.0f}" for i, nm in enumerate(names))
-                          + f" | CTA loop {vals[loop_at]}", flush=True)
+                          + " ".join(f"{nm} {vals[c * 9 + i] / n:6.0f}" for i, nm in enumerate(names))
+                          + f" | CTA loop {vals[27]}", flush=True)

@@ -228,14 +228,6 @@ fn prefill90_pv_overlap() -> bool {
     !std::env::var("BLASST_PREFILL_PV_OVERLAP").is_ok_and(|v| v.trim() == "0")
 }
 
-/// Whether the Hopper prefill's d = 128 kernels (skip and dense) keep a second score buffer and
-/// issue S_{t+1} before visit t's row maxima (kernels/prefill_sm90.cu `S_AHEAD`,
-/// `BLASST_PREFILL_S_AHEAD=1`): an experiment of session 58, off by default. Read at every
-/// compile, so the source and its cache key follow it.
-fn prefill90_s_ahead() -> bool {
-    std::env::var("BLASST_PREFILL_S_AHEAD").is_ok_and(|v| v.trim() == "1")
-}
-
 /// The row-tile warps decode kernel's test delay (`BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, 0
 /// unless set, at most 1 ms): its producer warp waits that long between a tile's decision wait
 /// and its wait for the tile's V slot, the window in which, before session 48, consumers that
@@ -411,15 +403,8 @@ impl Variant {
                 ),
                 DECODE_WARPS_SM90,
             )
-        } else if self.family == Family::PrefillSm90 {
-            let mut d = String::new();
-            if !prefill90_pv_overlap() {
-                d.push_str("#define PREFILL90_PV_OVERLAP 0\n");
-            }
-            if prefill90_s_ahead() {
-                d.push_str("#define PREFILL90_S_AHEAD 1\n");
-            }
-            (d, "")
+        } else if self.family == Family::PrefillSm90 && !prefill90_pv_overlap() {
+            ("#define PREFILL90_PV_OVERLAP 0\n".to_string(), "")
         } else {
             (String::new(), "")
         };

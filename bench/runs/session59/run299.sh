@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Ran in session 59 (logs in run299-logs/, bench/RESULTS.md "Session 59"); the switch, the
+# profile patch and profile_visits.py --s-ahead it names are gone from the tree since (see 2a7ae8f).
 # Run 299 (prepared in session 58, not run: no machine came after run 298): the d = 128 skip and dense
 # kernels with a second score buffer (S_AHEAD, BLASST_PREFILL_S_AHEAD=1; kernels/prefill_sm90.cu):
 # S_{t+1} issued in visit t's turn, before S_t's row maxima, P packed into S_t's registers
