@@ -189,15 +189,6 @@ DEVI bool mbar_try_wait(u32 bar, u32 parity) {
       : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
   return ok != 0;
 }
-// Whether the phase has completed, without suspending the thread (test_wait; try_wait may
-// suspend it for a while when the phase is not complete).
-DEVI bool mbar_test_wait(u32 bar, u32 parity) {
-  u32 ok;
-  asm volatile(
-      "{\n .reg .pred p;\n mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-      : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
-  return ok != 0;
-}
 DEVI void mbar_wait(u32 bar, u32 parity) {
   while (!mbar_try_wait(bar, parity)) {}
 }

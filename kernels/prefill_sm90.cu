@@ -116,13 +116,6 @@
 #define PREFILL90_PV_OVERLAP 1
 #endif
 #define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && !KV_SPLIT && NWG == 2)
-// EARLY_PROBE (session 59, an experiment): the overlapped loop probes visit t + 1's full barrier
-// in visit t's turn, before the wait for S_t, and skips the wait at the head of visit t + 1 when
-// the copies had landed.
-#ifndef PREFILL90_EARLY_PROBE
-#define PREFILL90_EARLY_PROBE 0
-#endif
-#define EARLY_PROBE (PREFILL90_EARLY_PROBE && PV_OVERLAP)
 #define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one
 #define VBAR_OFF (2 * NB * 8)    // V's barriers past K's (KV_SPLIT)
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
@@ -828,14 +821,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // rescale O. Nothing is in flight between visits (ptxas serialises a wgmma pipeline that
   // crosses the loop's back edge, C7515), and one P buffer does: P V_{t-1} is retired before
   // the softmax writes P_t.
-#if EARLY_PROBE
-  bool landed = false;  // visit t's copies seen complete by visit t - 1's probe
-#endif
   for (int t = 0; t < nv; ++t) {
     const int v = nv - 1 - t, k0 = v * VN;
-#if EARLY_PROBE
-    if (!__all_sync(0xffffffffu, landed))
-#endif
     mbar_wait(b_cur, ph);  // copies of visit t (KV_SPLIT: its K)
 #if KV_SPLIT
     if (t > 0) mbar_wait(b_prv + VBAR_OFF, ph_prv());  // V of visit t - 1
@@ -878,14 +865,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     wg_commit();
 #endif
     named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
-#if EARLY_PROBE
-    // Visit t + 1's copies probed now, so that the barrier's latency passes under the wait for
-    // S_t instead of heading visit t + 1 (which then waits only if they had not landed here).
-    {
-      const bool wrap = cur == NB - 1;
-      landed = t + 1 < nv && mbar_test_wait(wrap ? b_cur - 8 * (NB - 1) : b_cur + 8, wrap ? ph ^ 1u : ph);
-    }
-#endif
     wg_wait<1>();
     reg_fence(S);
 #else

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Run 300 (session 59): EARLY_PROBE in the d = 128 Hopper prefill kernels (kernels/prefill_sm90.cu,
+# Run 300 (session 59; ran, neutral, the code removed again: bench/RESULTS.md "Session 59"; the
+# kernel change is in ad9cfec): EARLY_PROBE in the d = 128 Hopper prefill kernels (kernels/prefill_sm90.cu,
 # the overlapped loop): visit t + 1's full barrier probed (mbarrier.test_wait, which never
 # suspends) in visit t's turn, before the wait for S_t, and the wait at the head of visit t + 1
 # skipped when the copies had landed. Why: run 298's visit profile puts 62-116 cycles of "full
