@@ -91,6 +91,76 @@ __global__ void __launch_bounds__(256, 1) bench(float *out, long long *cyc, int 
   if (threadIdx.x % 128 == 0) cyc[blockIdx.x * 2 + wg] = t1 - t0;
 }
 
+// Session 59: does a warpgroup get its issue slot back while its own chain runs? Per iteration:
+// issue the chain of 8 m64n128k16 (MODE 3's), commit, then WORK rounds of ALU work on 16
+// registers of their own (fmaxf of a scaled value: a row-maxima-like stream, 16 independent
+// chains), then wait. Reports the cycles from the first issue to the commit's return ("issue")
+// and the whole iteration: if the issue returns early and the work fits under the chain, the
+// iteration stays at the chain's time; if issuing blocks until the chain is through, issue is
+// ~the chain and the work adds to it.
+template <int WORK>
+__global__ void __launch_bounds__(256, 1) issue_bench(float *out, long long *cyc, int iters, int nwg) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  u32 base = (u32)__cvta_generic_to_shared(smem);
+  base = (base + 1023) & ~1023u;
+  for (int i = threadIdx.x; i < 65536 / 4; i += blockDim.x) ((u32 *)(smem + (base - (u32)__cvta_generic_to_shared(smem))))[i] = 0x3c003c00u ^ (i * 2654435761u & 0x00ff00ffu);
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+  const int wg = threadIdx.x / 128;
+  if (wg >= nwg) return;
+  float w[64], x[16];
+  for (int i = 0; i < 64; ++i) w[i] = 0.f;
+  for (int i = 0; i < 16; ++i) x[i] = (float)(threadIdx.x + i);
+  const u64 da = desc(base + wg * 64 * 128), db = desc(base + 32768);
+  long long issue = 0;
+  const long long t0 = clock64();
+  for (int it = 0; it < iters; ++it) {
+    const long long ti = clock64();
+    fence();
+#pragma unroll
+    for (int k = 0; k < 8; ++k) mma128(w, da + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4), db + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4));
+    commit();
+    issue += clock64() - ti;
+#pragma unroll
+    for (int r = 0; r < WORK; ++r) x[r % 16] = fmaxf(x[r % 16] * 0.999f, x[(r + 5) % 16]);
+    // The work done before the wait: a warp-uniform branch on all of it (past an empty asm or a
+    // barrier ptxas moved the work beyond the wait; a divergent branch made it serialise the chain).
+    float sum = 0.f;
+#pragma unroll
+    for (int i = 0; i < 16; ++i) sum += x[i];
+    if (__all_sync(0xffffffffu, sum == 1234.5f)) asm volatile("trap;");
+    wait0();
+  }
+  const long long t1 = clock64();
+  float s = 0.f;
+  for (int i = 0; i < 64; ++i) s += w[i];
+  for (int i = 0; i < 16; ++i) s += x[i];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+  if (threadIdx.x % 128 == 0) {
+    cyc[blockIdx.x * 4 + wg * 2] = t1 - t0;
+    cyc[blockIdx.x * 4 + wg * 2 + 1] = issue;
+  }
+}
+
+template <int WORK>
+void run_issue(int nwg) {
+  float *out;
+  long long *cyc;
+  cudaMalloc(&out, 256 * 4);
+  cudaMalloc(&cyc, 4 * 8);
+  const int smem = 65536 + 1024, iters = 2000;
+  cudaFuncSetAttribute(issue_bench<WORK>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  issue_bench<WORK><<<1, 256, smem>>>(out, cyc, 10, nwg);
+  issue_bench<WORK><<<1, 256, smem>>>(out, cyc, iters, nwg);
+  cudaError_t e = cudaDeviceSynchronize();
+  long long c[4];
+  cudaMemcpy(c, cyc, 32, cudaMemcpyDeviceToHost);
+  printf("chain of 8 m64n128 then %3d ALU ops, wg=%d: %7.1f cycles/iter, issue %7.1f %s\n", WORK, nwg,
+         (double)c[0] / iters, (double)c[1] / iters, e == cudaSuccess ? "" : cudaGetErrorString(e));
+  cudaFree(out);
+  cudaFree(cyc);
+}
+
 template <int MODE, int KS>
 void run(const char *name, int nwg, int ctas, int flops_per_iter_wg) {
   float *out;
@@ -126,6 +196,12 @@ int main() {
     run<3, 8>("chain of 8 m64n128, both warpgroups", 2, ctas, 16 * f);
     // (Session 6's "chain of 32" is gone: its k-steps past 8 read past the 64 KB of shared
     // memory, and the illegal address it raised failed every call after it.)
+  }
+  for (int nwg : {1, 2}) {
+    run_issue<0>(nwg);
+    run_issue<64>(nwg);
+    run_issue<256>(nwg);
+    run_issue<512>(nwg);
   }
   return 0;
 }
