@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run 301 (session 59): does a warpgroup get its issue slot back while its own wgmma chain runs?
+# Run 301 (session 59; ran: bench/RESULTS.md "Session 59"): does a warpgroup get its issue slot back while its own wgmma chain runs?
 # bench/micro/wgmma_chain.cu's issue_bench (new): a chain of 8 m64n128k16 (a 128-key visit's
 # Q K^T), commit, then WORK = 0/64/256/512 FMUL+FMNMX pairs on 16 registers of their own, then
 # the wait; cycles per iteration and from the first issue to the commit's return, with one
