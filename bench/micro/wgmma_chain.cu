@@ -40,6 +40,17 @@ __device__ __forceinline__ void fence() { asm volatile("wgmma.fence.sync.aligned
 __device__ __forceinline__ void commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
 
+// The operands: 64 KB of bf16 values from the 1024-byte aligned start of the dynamic shared
+// memory (its address returned), made visible to the tensor cores' async proxy; all threads.
+__device__ __forceinline__ u32 fill_operands(unsigned char *smem) {
+  u32 base = (u32)__cvta_generic_to_shared(smem);
+  base = (base + 1023) & ~1023u;
+  for (int i = threadIdx.x; i < 65536 / 4; i += blockDim.x) ((u32 *)(smem + (base - (u32)__cvta_generic_to_shared(smem))))[i] = 0x3c003c00u ^ (i * 2654435761u & 0x00ff00ffu);
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+  return base;
+}
+
 // mode 0: one chain of KS wgmmas; 1: two chains of KS/2 (two accumulators, interleaved);
 // 2: two chains of KS (two visits' Q K^T at once); 3: one chain of KS m64n128k16 (the Q K^T of a
 // 128-key visit as the prefill kernel issues it since session 17: Q's column blocks 128 rows x
@@ -47,11 +58,7 @@ __device__ __forceinline__ void wait0() { asm volatile("wgmma.wait_group.sync.al
 template <int MODE, int KS>
 __global__ void __launch_bounds__(256, 1) bench(float *out, long long *cyc, int iters, int nwg) {
   extern __shared__ __align__(1024) unsigned char smem[];
-  u32 base = (u32)__cvta_generic_to_shared(smem);
-  base = (base + 1023) & ~1023u;
-  for (int i = threadIdx.x; i < 65536 / 4; i += blockDim.x) ((u32 *)(smem + (base - (u32)__cvta_generic_to_shared(smem))))[i] = 0x3c003c00u ^ (i * 2654435761u & 0x00ff00ffu);
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-  __syncthreads();
+  const u32 base = fill_operands(smem);
   const int wg = threadIdx.x / 128;
   if (wg >= nwg) return;
   float a0[32], a1[32], w[64];
@@ -101,11 +108,7 @@ __global__ void __launch_bounds__(256, 1) bench(float *out, long long *cyc, int 
 template <int WORK>
 __global__ void __launch_bounds__(256, 1) issue_bench(float *out, long long *cyc, int iters, int nwg) {
   extern __shared__ __align__(1024) unsigned char smem[];
-  u32 base = (u32)__cvta_generic_to_shared(smem);
-  base = (base + 1023) & ~1023u;
-  for (int i = threadIdx.x; i < 65536 / 4; i += blockDim.x) ((u32 *)(smem + (base - (u32)__cvta_generic_to_shared(smem))))[i] = 0x3c003c00u ^ (i * 2654435761u & 0x00ff00ffu);
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-  __syncthreads();
+  const u32 base = fill_operands(smem);
   const int wg = threadIdx.x / 128;
   if (wg >= nwg) return;
   float w[64], x[16];
