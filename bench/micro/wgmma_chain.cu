@@ -100,8 +100,9 @@ __global__ void __launch_bounds__(256, 1) bench(float *out, long long *cyc, int 
 
 // Session 59: does a warpgroup get its issue slot back while its own chain runs? Per iteration:
 // issue the chain of 8 m64n128k16 (MODE 3's), commit, then WORK rounds of ALU work on 16
-// registers of their own (fmaxf of a scaled value: a row-maxima-like stream, 16 independent
-// chains), then wait. Reports the cycles from the first issue to the commit's return ("issue")
+// registers of their own (an FMUL and an FMNMX each, register r % 16 from itself and another:
+// row-maxima-like work with ample parallelism; plus ~20 instructions for the sum and the
+// branch below), then wait. Reports the cycles from the first issue to the commit's return ("issue")
 // and the whole iteration: if the issue returns early and the work fits under the chain, the
 // iteration stays at the chain's time; if issuing blocks until the chain is through, issue is
 // ~the chain and the work adds to it.
