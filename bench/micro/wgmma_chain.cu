@@ -36,6 +36,12 @@ __device__ __forceinline__ void mma128(float (&d)[64], u64 a, u64 b) {
                "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, "
                "%64, %65, 1, 1, 1, 0, 0;\n" : ACC64(d) : "l"(a), "l"(b));
 }
+// A 128-key visit's Q K^T as the prefill kernel issues it since session 17: 8 k-steps of
+// m64n128k16 into `w`, Q's column blocks 128 rows x 128 bytes apart, K's 128 rows apart.
+__device__ __forceinline__ void qk_chain128(float (&w)[64], u64 da, u64 db) {
+#pragma unroll
+  for (int k = 0; k < 8; ++k) mma128(w, da + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4), db + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4));
+}
 __device__ __forceinline__ void fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
@@ -52,9 +58,8 @@ __device__ __forceinline__ u32 fill_operands(unsigned char *smem) {
 }
 
 // mode 0: one chain of KS wgmmas; 1: two chains of KS/2 (two accumulators, interleaved);
-// 2: two chains of KS (two visits' Q K^T at once); 3: one chain of KS m64n128k16 (the Q K^T of a
-// 128-key visit as the prefill kernel issues it since session 17: Q's column blocks 128 rows x
-// 128 bytes apart, K's 128 rows apart).
+// 2: two chains of KS (two visits' Q K^T at once); 3: qk_chain128, one chain of 8 (KS)
+// m64n128k16: the Q K^T of a 128-key visit.
 template <int MODE, int KS>
 __global__ void __launch_bounds__(256, 1) bench(float *out, long long *cyc, int iters, int nwg) {
   extern __shared__ __align__(1024) unsigned char smem[];
@@ -79,8 +84,8 @@ __global__ void __launch_bounds__(256, 1) bench(float *out, long long *cyc, int 
         mma64(a1, da + (u64)(((k2 / 4) * 16384 + (k2 % 4) * 32) >> 4), db + (u64)(((k2 / 4) * 8192 + (k2 % 4) * 32) >> 4));
       }
     } else if (MODE == 3) {
-#pragma unroll
-      for (int k = 0; k < KS; ++k) mma128(w, da + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4), db + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4));
+      static_assert(MODE != 3 || KS == 8, "MODE 3 is a 128-key visit's chain of 8");
+      qk_chain128(w, da, db);
     } else {
 #pragma unroll
       for (int k = 0; k < KS; ++k) {
@@ -121,8 +126,7 @@ __global__ void __launch_bounds__(256, 1) issue_bench(float *out, long long *cyc
   for (int it = 0; it < iters; ++it) {
     const long long ti = clock64();
     fence();
-#pragma unroll
-    for (int k = 0; k < 8; ++k) mma128(w, da + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4), db + (u64)(((k / 4) * 16384 + (k % 4) * 32) >> 4));
+    qk_chain128(w, da, db);
     commit();
     issue += clock64() - ti;
 #pragma unroll
