@@ -33,6 +33,6 @@ fn the_pv_overlap_switch_reaches_the_hopper_prefill_kernels_only_and_compiles() 
         .iter()
         .filter(|v| v.bf16 && v.head_dim <= 128 && !v.sweep)
     {
-        source_switch::compiles_unserialised(v, true);
+        source_switch::compiles_unserialised(v);
     }
 }
