@@ -115,9 +115,6 @@
 #ifndef PREFILL90_PV_OVERLAP
 #define PREFILL90_PV_OVERLAP 1
 #endif
-#ifndef SKIP_EARLY
-#define SKIP_EARLY 1
-#endif
 #define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && !KV_SPLIT && NWG == 2)
 #define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one
 #define VBAR_OFF (2 * NB * 8)    // V's barriers past K's (KV_SPLIT)
@@ -945,36 +942,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           mx[hf][hh] = a[0];
         }
     }
-    // The quad shuffles' first round, issued before SKIP_EARLY's vote so that a visit that keeps
-    // something does not wait for the vote before it.
-    float sh[2 * NH];
     #pragma unroll
-    for (int i = 0; i < 2 * NH; ++i) sh[i] = __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], 1);
-#if SKIP
-    // Visits that skip every tile decide without the quad shuffles (SKIP_EARLY). A row's vote,
-    // row_votes_skip(x, m), is monotone in its tile maximum x (x - m and the product with
-    // scale_log2 > 0 round monotonically; -inf always skips), so "every row of the warp skips
-    // the tile" holds exactly when every lane's own maxima (16 of a row's 64 scores) pass it:
-    // one warp vote on the unshuffled maxima. With lambda <= 1 a skipped upper tile lies below
-    // m, so the lower tile's reference is m as well; with one tile per visit (d = 256) m is its
-    // reference at any lambda. The decisions are the full votes' below, bit for bit: a lane
-    // whose 16 scores are all NaN fails this vote, and the full votes then decide as before.
-    // Only visits that keep something wait for the shuffles.
-#if SKIP_EARLY
-    const bool skip_all = (NH == 1 || p.log2_lambda <= 0.f) &&
-                          __all_sync(0xffffffffu, row_votes_skip(mx[NH - 1][0], m[0], p) & row_votes_skip(mx[NH - 1][1], m[1], p) &
-                                                      row_votes_skip(mx[0][0], m[0], p) & row_votes_skip(mx[0][1], m[1], p));
-#else
-    const bool skip_all = false;
-#endif
-    if (!skip_all)
-#endif
-    {
+    for (int d = 1; d <= 2; d *= 2)
       #pragma unroll
-      for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], sh[i]);
-      #pragma unroll
-      for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], 2));
-    }
+      for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
 #if SKIP
     // Each half is one plan tile of the warp's 16 rows, decided by a warp vote, the upper tile
     // first (the plan visits tiles last to first), the lower one against the running maxima
@@ -995,19 +966,15 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #if NH == 1
     // d = 256: one plan tile per visit ("lo"); the same parallel form for lambda <= 1.
     skip_hi = true;
-    skip_lo = skip_all || __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m[0], p) && row_votes_skip(mx[0][1], m[1], p));
+    skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m[0], p) && row_votes_skip(mx[0][1], m[1], p));
     #pragma unroll
-    for (int hh = 0; hh < 2; ++hh) mn[hh] = !skip_all && (p.log2_lambda <= 0.f || !skip_lo) ? fmaxf(m[hh], mx[0][hh]) : m[hh];
+    for (int hh = 0; hh < 2; ++hh) mn[hh] = p.log2_lambda <= 0.f || !skip_lo ? fmaxf(m[hh], mx[0][hh]) : m[hh];
     if (skip_lo && v < nvw) ++skipped;
 #else
-    if (skip_all) {
-      skip_hi = skip_lo = true;
-      mn[0] = m[0];
-      mn[1] = m[1];
-    } else if (p.log2_lambda <= 0.f) {
+    if (p.log2_lambda <= 0.f) {
       const float m10 = fmaxf(m[0], mx[1][0]), m11 = fmaxf(m[1], mx[1][1]);
-      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) & row_votes_skip(mx[1][1], m[1], p));
-      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) & row_votes_skip(mx[0][1], m11, p));
+      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
+      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
       mn[0] = fmaxf(m10, mx[0][0]);
       mn[1] = fmaxf(m11, mx[0][1]);
     } else {
