@@ -54,6 +54,50 @@ paged_check() {
   grep -E "^BAD|bad cases|num_pages given" "$OUT/check.log" | tail -4 | tee -a "$LOG"
   return $rc
 }
+# bench/check_prefill.py and bench/check_paged_prefill.py with the library of $1 (default
+# target/device) into $OUT/check.log, `label` ($2) in the step's name (since session 60: runs
+# 299-303 each had this block).
+prefill_checks() {
+  local dir=${1:-target/device}
+  step "check_prefill and check_paged_prefill${2:+, $2}"
+  timeout 120 python3 bench/check_prefill.py --lib "$dir/libblasst.so" > "$OUT/check.log" 2>&1
+  echo "check_prefill exit $?" | tee -a "$LOG"
+  timeout 120 python3 bench/check_paged_prefill.py "$dir/libblasst.so" >> "$OUT/check.log" 2>&1
+  echo "check_paged_prefill exit $?" | tee -a "$LOG"
+  grep -E "^BAD|mismatches|bad cases" "$OUT/check.log" | head -6 | tee -a "$LOG"
+}
+# The GPU tests of target/device whose names match the filters after `label` ($1), into
+# $OUT/gpu-tests.log (GPU_TESTS_TIMEOUT, default 300 s; since session 60).
+gpu_tests_named() {
+  local label=$1
+  shift
+  step "gpu tests, $label"
+  timeout "${GPU_TESTS_TIMEOUT:-300}" target/device/gpu_tests --test-threads=1 "$@" > "$OUT/gpu-tests.log" 2>&1
+  echo "gpu tests exit $?" | tee -a "$LOG"
+  grep -E "^test |test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -12 | tee -a "$LOG"
+}
+# compute-sanitizer racecheck over the first tile-by-tile prefill case at d = 128 (target/device),
+# into $OUT/racecheck.log (RACECHECK_TIMEOUT, default 60 s; since session 60: runs 293, 299, 300
+# and 303 each had this block).
+racecheck_tile_case() {
+  step "racecheck, tile-by-tile case 0 (prefill)"
+  BLASST_TEST_HEAD_DIMS=128 BLASST_TEST_CASES=0 timeout "${RACECHECK_TIMEOUT:-60}" compute-sanitizer --tool racecheck \
+    --error-exitcode 9 --print-limit 20 target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile_by_tile \
+    > "$OUT/racecheck.log" 2>&1
+  echo "racecheck exit $?" | tee -a "$LOG"
+  grep -E "SUMMARY|test result" "$OUT/racecheck.log" | tail -2 | tee -a "$LOG"
+}
+# Logs the GPU's name; exits the run script unless it contains $1 (e.g. H200), so that a lease
+# of another GPU costs only its start (since session 60; run 287 has its own copy).
+only_on() {
+  local gpu
+  gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+  echo "$gpu" | tee -a "$LOG"
+  case "$gpu" in
+    *"$1"*) ;;
+    *) echo "not an $1: left out on $gpu" | tee -a "$LOG"; exit 0 ;;
+  esac
+}
 # An interleaved prefill A/B, target/device-base against target/device (and any further builds
 # given), appended to $OUT/ab.log under `label`: ab LABEL [ab_prefill.py arguments...].
 ab() {

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Run 303 (session 60): SKIP_EARLY in the Hopper prefill skip kernels (kernels/prefill_sm90.cu):
+# Run 303 (session 60; ran on an H100, not kept: bench/RESULTS.md "Session 60"; its checks, GPU
+# tests and racecheck since moved, unchanged, into common.sh's prefill_checks, gpu_tests_named and
+# racecheck_tile_case): SKIP_EARLY in the Hopper prefill skip kernels (kernels/prefill_sm90.cu):
 # a visit whose every plan tile the warp skips is decided by one warp vote on each lane's own
 # row maxima, before the quad shuffles (the vote is monotone in the maximum, so the decisions are
 # the full votes' bit for bit), and skips the shuffles' two rounds. Why: run 298's visit profile
@@ -24,25 +26,12 @@ set -uo pipefail
 source bench/runs/common.sh
 run_start
 precompile target/device-base
-step "check_prefill and check_paged_prefill, early"
-timeout 120 python3 bench/check_prefill.py --lib target/device/libblasst.so > "$OUT/check.log" 2>&1
-echo "check_prefill exit $?" | tee -a "$LOG"
-timeout 120 python3 bench/check_paged_prefill.py target/device/libblasst.so >> "$OUT/check.log" 2>&1
-echo "check_paged_prefill exit $?" | tee -a "$LOG"
-grep -E "^BAD|mismatches|bad cases" "$OUT/check.log" | head -6 | tee -a "$LOG"
+prefill_checks target/device early
 step "ab base | early | early + flat votes"
 echo "===== base | early | early + flat votes" >> "$OUT/ab.log"
 timeout 200 python3 bench/ab_prefill.py target/device-base/libblasst.so target/device/libblasst.so target/device-x/libblasst.so >> "$OUT/ab.log" 2>&1
 echo "ab exit $?" | tee -a "$LOG"
 grep "speedup over own" "$OUT/ab.log" | tee -a "$LOG"
-step "gpu tests, early: skip, paged prefill, padded head dims (every head dim)"
-timeout 300 target/device/gpu_tests --test-threads=1 skip_ paged_prefill padded_head_dims > "$OUT/gpu-tests.log" 2>&1
-echo "gpu tests exit $?" | tee -a "$LOG"
-grep -E "^test |test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -12 | tee -a "$LOG"
-step "racecheck, tile-by-tile case 0 (prefill)"
-BLASST_TEST_HEAD_DIMS=128 BLASST_TEST_CASES=0 timeout 60 compute-sanitizer --tool racecheck \
-  --error-exitcode 9 --print-limit 20 target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile_by_tile \
-  > "$OUT/racecheck.log" 2>&1
-echo "racecheck exit $?" | tee -a "$LOG"
-grep -E "SUMMARY|test result" "$OUT/racecheck.log" | tail -2 | tee -a "$LOG"
+gpu_tests_named "early: skip, paged prefill, padded head dims (every head dim)" skip_ paged_prefill padded_head_dims
+racecheck_tile_case
 pack_out logs
