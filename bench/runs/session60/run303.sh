@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Run 303 (session 60; ran on an H100, not kept: bench/RESULTS.md "Session 60"; its checks, GPU
-# tests and racecheck since moved, unchanged, into common.sh's prefill_checks, gpu_tests_named and
-# racecheck_tile_case): SKIP_EARLY in the Hopper prefill skip kernels (kernels/prefill_sm90.cu):
+# Run 303 (session 60; ran on an H100, not kept: bench/RESULTS.md "Session 60"; its A/B, checks,
+# GPU tests and racecheck since written, unchanged, as common.sh's ab, prefill_checks,
+# gpu_tests_named and racecheck_tile_case): SKIP_EARLY in the Hopper prefill skip kernels (kernels/prefill_sm90.cu):
 # a visit whose every plan tile the warp skips is decided by one warp vote on each lane's own
 # row maxima, before the quad shuffles (the vote is monotone in the maximum, so the decisions are
 # the full votes' bit for bit), and skips the shuffles' two rounds. Why: run 298's visit profile
@@ -27,9 +27,7 @@ source bench/runs/common.sh
 run_start
 precompile target/device-base
 prefill_checks target/device early
-step "ab base | early | early + flat votes"
-echo "===== base | early | early + flat votes" >> "$OUT/ab.log"
-timeout 200 python3 bench/ab_prefill.py target/device-base/libblasst.so target/device/libblasst.so target/device-x/libblasst.so >> "$OUT/ab.log" 2>&1
+AB_TIMEOUT=200 ab "base | early | early + flat votes" target/device-x/libblasst.so
 echo "ab exit $?" | tee -a "$LOG"
 grep "speedup over own" "$OUT/ab.log" | tee -a "$LOG"
 gpu_tests_named "early: skip, paged prefill, padded head dims (every head dim)" skip_ paged_prefill padded_head_dims
