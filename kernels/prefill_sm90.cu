@@ -116,6 +116,14 @@
 #define PREFILL90_PV_OVERLAP 1
 #endif
 #define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && !KV_SPLIT && NWG == 2)
+// INT_MAXIMA (session 61): the row maxima of unmasked visits as integer maxima of three
+// (VIMNMX3), the float tree where some lane's scores are all negative (see the loop); the same
+// maxima bit for bit. Off where the host defines PREFILL90_INT_MAXIMA 0 (src/cuda/nvrtc.rs,
+// `BLASST_PREFILL_INT_MAXIMA=0`).
+#ifndef PREFILL90_INT_MAXIMA
+#define PREFILL90_INT_MAXIMA 1
+#endif
+#define INT_MAXIMA PREFILL90_INT_MAXIMA
 #define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one
 #define VBAR_OFF (2 * NB * 8)    // V's barriers past K's (KV_SPLIT)
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
@@ -927,20 +935,50 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           mx[hf][hh] = x;
         }
     } else {
+      const auto float_maxima = [&] {
+        #pragma unroll
+        for (int hf = 0; hf < NH; ++hf)
+          #pragma unroll
+          for (int hh = 0; hh < 2; ++hh) {
+            // A tree (depth 4), not a chain of 16.
+            float a[8];
+            #pragma unroll
+            for (int i = 0; i < 8; ++i) a[i] = fmaxf(S[(hf * 8 + i) * 4 + hh * 2], S[(hf * 8 + i) * 4 + hh * 2 + 1]);
+            #pragma unroll
+            for (int w = 4; w >= 1; w /= 2)
+              #pragma unroll
+              for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
+            mx[hf][hh] = a[0];
+          }
+      };
+#if INT_MAXIMA
+      // The lane's maxima as signed integers, three at a time (VIMNMX3, one instruction on
+      // sm_90: 8 per row and half instead of 15 FMNMX, depth 3). Between floats that are not
+      // negative and not NaN (sign bit clear, bits at most +Inf's) the integer order is the float
+      // order, and any such value is above every float with its sign bit set; so where a lane's
+      // integer maximum lies in [+0, +Inf] it is that lane's fmaxf maximum bit for bit (a
+      // negative NaN, like fmaxf's NaN, loses to it). Where some lane's does not (all of its 16
+      // scores negative, or a positive NaN among them; as unsigned: above +Inf's bits) the warp
+      // takes the float tree instead, so the maxima, and every decision and output, are the
+      // float tree's in all cases.
+      u32 worst = 0u;
       #pragma unroll
       for (int hf = 0; hf < NH; ++hf)
         #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
-          // A tree (depth 4), not a chain of 16.
-          float a[8];
+          int e[16];
           #pragma unroll
-          for (int i = 0; i < 8; ++i) a[i] = fmaxf(S[(hf * 8 + i) * 4 + hh * 2], S[(hf * 8 + i) * 4 + hh * 2 + 1]);
-          #pragma unroll
-          for (int w = 4; w >= 1; w /= 2)
-            #pragma unroll
-            for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
-          mx[hf][hh] = a[0];
+          for (int i = 0; i < 16; ++i) e[i] = __float_as_int(S[(hf * 8 + i / 2) * 4 + hh * 2 + i % 2]);
+          const int u0 = __vimax3_s32(__vimax3_s32(e[0], e[1], e[2]), __vimax3_s32(e[3], e[4], e[5]), __vimax3_s32(e[6], e[7], e[8]));
+          const int u1 = __vimax3_s32(__vimax3_s32(e[9], e[10], e[11]), __vimax3_s32(e[12], e[13], e[14]), e[15]);
+          const int x = max(u0, u1);
+          worst = max(worst, (u32)x);
+          mx[hf][hh] = __int_as_float(x);
         }
+      if (__any_sync(0xffffffffu, worst > 0x7f800000u)) float_maxima();
+#else
+      float_maxima();
+#endif
     }
     #pragma unroll
     for (int d = 1; d <= 2; d *= 2)

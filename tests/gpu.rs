@@ -1093,3 +1093,140 @@ fn decode_plan_counts_the_ctas_the_driver_fits() {
     }
     assert!(wrong.is_empty(), "CTAs per SM, driver vs plan: {wrong:?}");
 }
+
+/// Where a child process of `integer_row_maxima_match_the_float_tree_bit_for_bit` writes its
+/// outputs (set only in that child).
+const INT_MAXIMA_CHILD_OUT: &str = "BLASST_TEST_INT_MAXIMA_OUT";
+
+/// The calls of `integer_row_maxima_match_the_float_tree_bit_for_bit` at head dim `d`: queries
+/// whose first channel is +8, keys whose first channel is -8 for every key of KV head 0 (every
+/// score of its query heads about 64 / sqrt(d) nats below zero: each lane's 16 scores of a row
+/// and half negative, the float tree's case) and for the keys of every third 64-key block of KV
+/// head 1 (visits that mix negative halves with halves of N(0, 1) scores); the other keys' first
+/// channel is 0. Masked and unmasked visits (causal, a length off the tile grid), a paged cache.
+fn int_maxima_calls(d: usize) -> Vec<(Built, f32)> {
+    let mut rng = Rng::new(seed());
+    let mut make = |rng: &mut Rng, which: char, _: usize, t: usize, idx: usize| -> f32 {
+        let (head, ch) = (idx / d, idx % d);
+        match (which, ch) {
+            ('q', 0) => 8.0,
+            ('k', 0) if head == 0 || (t / 64) % 3 == 1 => -8.0,
+            ('k', 0) => 0.0,
+            _ => rng.normal(),
+        }
+    };
+    let shapes: [(&[usize], &[usize], bool, Layout, u32); 4] = [
+        (&[700], &[700], false, Layout::Bshd, BLASST_DTYPE_BF16),
+        (&[650], &[1000], true, Layout::Bshd, BLASST_DTYPE_BF16),
+        (&[700], &[700], true, Layout::Paged(64), BLASST_DTYPE_BF16),
+        (&[700], &[700], false, Layout::Bshd, BLASST_DTYPE_F16),
+    ];
+    shapes
+        .iter()
+        .map(|&(lq, lk, causal, layout, dtype)| {
+            let bt = Case::of((8, 2, lq, lk, layout), d, causal, dtype).build(&mut rng, &mut make);
+            // lambda = e^-4: the negative blocks of KV head 1 lie ~6 nats below the others.
+            (bt, ((-4.0f64).exp() * lk[0] as f64) as f32)
+        })
+        .collect()
+}
+
+/// The Hopper prefill kernel takes an unmasked visit's row maxima as integer maxima of three
+/// scores (kernels/prefill_sm90.cu `INT_MAXIMA`), falling back to the float tree where a lane's
+/// scores are all negative; `BLASST_PREFILL_INT_MAXIMA=0` builds the float tree alone. Both give
+/// the same outputs, LSEs and skip counts bit for bit, dense and Skip-Softmax, on inputs that take
+/// both paths. The switch is read at compile time and compiled kernels are cached per process,
+/// so each form runs in a child process (this test binary, this test, with
+/// `BLASST_TEST_INT_MAXIMA_OUT` naming the file it writes its outputs to).
+#[test]
+fn integer_row_maxima_match_the_float_tree_bit_for_bit() {
+    if !gpu() {
+        return;
+    }
+    if let Ok(path) = std::env::var(INT_MAXIMA_CHILD_OUT) {
+        let mut bytes = Vec::new();
+        for d in head_dims() {
+            // A sparse test that skips nothing proves nothing: the calls of each head dim
+            // together skip some tiles (the child's panic fails the test).
+            let mut skipped = 0;
+            for (bt, factor) in int_maxima_calls(d) {
+                for f in [0.0, factor] {
+                    let out = if bt.case.dtype == BLASST_DTYPE_F16 {
+                        run_gpu::<f16>(&bt, f)
+                    } else {
+                        run_gpu::<bf16>(&bt, f)
+                    }
+                    .unwrap();
+                    for x in out.o.iter().chain(&out.lse) {
+                        bytes.extend_from_slice(&x.to_bits().to_le_bytes());
+                    }
+                    bytes.extend_from_slice(&out.stats[0].to_le_bytes());
+                    bytes.extend_from_slice(&out.stats[1].to_le_bytes());
+                    skipped += out.stats[1];
+                }
+            }
+            println!("d {d}: skipped {skipped} tiles");
+            assert!(skipped > 0, "d {d}: nothing skipped");
+        }
+        std::fs::write(&path, bytes).unwrap();
+        return;
+    }
+    // The inputs take both paths: every score of KV head 0's first query head is negative, and
+    // KV head 1's first query head has scores of both signs (each checked over the first
+    // sequence's rows and keys).
+    for d in head_dims() {
+        let bt = &int_maxima_calls(d)[0].0;
+        let (lq, lk) = (bt.case.lq[0], bt.case.lk[0]);
+        let score = |h: usize, t: usize, j: usize| -> f32 {
+            let (qo, ko) = (bt.q_off[0][t][h], bt.kv_off[0][j][h / 4]);
+            (0..d).map(|i| bt.q[qo + i] * bt.k[ko + i]).sum::<f32>()
+        };
+        let mut max0 = f32::NEG_INFINITY;
+        let (mut neg1, mut pos1) = (0usize, 0usize);
+        for t in 0..lq {
+            for j in 0..lk {
+                max0 = max0.max(score(0, t, j));
+                if score(4, t, j) < 0.0 {
+                    neg1 += 1
+                } else {
+                    pos1 += 1
+                }
+            }
+        }
+        assert!(max0 < 0.0, "d {d}: KV head 0's largest score {max0}");
+        assert!(
+            neg1 > 0 && pos1 > 0,
+            "d {d}: KV head 1's scores: {neg1} negative, {pos1} not"
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("blasst-int-maxima-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let child = |switch: Option<&str>, file: &str| -> Vec<u8> {
+        let path = dir.join(file);
+        let mut cmd = std::process::Command::new(&exe);
+        cmd.args([
+            "--exact",
+            "integer_row_maxima_match_the_float_tree_bit_for_bit",
+            "--test-threads=1",
+        ])
+        .env(INT_MAXIMA_CHILD_OUT, &path)
+        .env_remove("BLASST_PREFILL_INT_MAXIMA");
+        if let Some(v) = switch {
+            cmd.env("BLASST_PREFILL_INT_MAXIMA", v);
+        }
+        let st = cmd.status().unwrap();
+        assert!(st.success(), "child process ({file}): {st}");
+        std::fs::read(&path).unwrap()
+    };
+    let int = child(None, "int.bin");
+    let float = child(Some("0"), "float.bin");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!int.is_empty());
+    assert_eq!(int.len(), float.len());
+    let first = int.iter().zip(&float).position(|(a, b)| a != b);
+    assert!(
+        first.is_none(),
+        "integer and float maxima differ from byte {first:?}"
+    );
+}

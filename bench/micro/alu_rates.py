@@ -1,6 +1,6 @@
 """Issue rate and latency of the instructions a skipped prefill visit spends its time in (the
-row maxima: FMNMX; the alternatives: integer max, packed bf16x2 max, compare-and-select, FADD
-for reference), measured with clock64 inside one CTA per multiprocessor (CuPy's NVRTC):
+row maxima: FMNMX; the alternatives: integer max of two and (session 61) of three, packed
+bf16x2 max, compare-and-select, FADD for reference), measured with clock64 inside one CTA per multiprocessor (CuPy's NVRTC):
   python3 bench/micro/alu_rates.py
 Prints cycles per warp instruction per scheduler for W warps per scheduler (throughput, 8
 independent chains per thread) and for one chain (latency)."""
@@ -10,6 +10,9 @@ OPS = {
     "FMNMX (max.f32)": ("f", "max.f32 %0, %0, %1;"),
     "FADD": ("f", "add.f32 %0, %0, %1;"),
     "IMNMX (max.s32)": ("r", "max.s32 %0, %0, %1;"),
+    # (session 61) two chained max.s32, which ptxas fuses into one three-input VIMNMX3 on sm_90
+    # (checked in the SASS): two maxima per instruction.
+    "VIMNMX3 (max.s32 x 2)": ("r", "{.reg .s32 t; max.s32 t, %0, %1; max.s32 %0, t, %2;}"),
     "HMNMX2 (max.bf16x2)": ("r", "max.bf16x2 %0, %0, %1;"),
     "FSETP+FSEL": ("f", "{.reg .pred p; setp.gt.f32 p, %1, %0; selp.f32 %0, %1, %0, p;}"),
 }
@@ -25,7 +28,7 @@ extern "C" __global__ void NAME(float *out, long long *cyc, int iters) {
     #pragma unroll
     for (int r = 0; r < 4; ++r) {
       #pragma unroll
-      for (int j = 0; j < CHAINS; ++j) asm volatile(ASM : "+CW"(x[j]) : "CR"(x[(j + 1) & 7]));
+      for (int j = 0; j < CHAINS; ++j) asm volatile(ASM : "+CW"(x[j]) : "CR"(x[(j + 1) & 7]), "CR"(x[(j + 2) & 7]));
     }
   }
   long long t1 = clock64();

@@ -228,6 +228,14 @@ fn prefill90_pv_overlap() -> bool {
     !std::env::var("BLASST_PREFILL_PV_OVERLAP").is_ok_and(|v| v.trim() == "0")
 }
 
+/// Whether the Hopper prefill kernel takes an unmasked visit's row maxima as integer maxima of
+/// three scores at a time (kernels/prefill_sm90.cu `INT_MAXIMA`, session 61; the float maxima bit
+/// for bit): on, unless `BLASST_PREFILL_INT_MAXIMA=0` asks for the float tree alone (an A/B
+/// switch). Read at every compile, so the source and its cache key follow it.
+fn prefill90_int_maxima() -> bool {
+    !std::env::var("BLASST_PREFILL_INT_MAXIMA").is_ok_and(|v| v.trim() == "0")
+}
+
 /// The row-tile warps decode kernel's test delay (`BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, 0
 /// unless set, at most 1 ms): its producer warp waits that long between a tile's decision wait
 /// and its wait for the tile's V slot, the window in which, before session 48, consumers that
@@ -394,7 +402,7 @@ impl Variant {
             (decode90_config(hd), decode90_ctas_per_sm(hd))
         };
         // Defines of one family: the row-tile warps kernel follows the Hopper decode kernel's
-        // source (DECODE_WARPS); the Hopper prefill's P V overlap, when switched off.
+        // source (DECODE_WARPS); the Hopper prefill's P V overlap and integer maxima, when switched off.
         let (family_define, warps_body) = if self.family == Family::DecodeWarps {
             (
                 format!(
@@ -403,8 +411,15 @@ impl Variant {
                 ),
                 DECODE_WARPS_SM90,
             )
-        } else if self.family == Family::PrefillSm90 && !prefill90_pv_overlap() {
-            ("#define PREFILL90_PV_OVERLAP 0\n".to_string(), "")
+        } else if self.family == Family::PrefillSm90 {
+            let mut defines = String::new();
+            if !prefill90_pv_overlap() {
+                defines.push_str("#define PREFILL90_PV_OVERLAP 0\n");
+            }
+            if !prefill90_int_maxima() {
+                defines.push_str("#define PREFILL90_INT_MAXIMA 0\n");
+            }
+            (defines, "")
         } else {
             (String::new(), "")
         };

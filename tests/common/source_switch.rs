@@ -1,7 +1,7 @@
 //! What a compile-time switch read from the environment (e.g.
-//! `BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, `BLASST_PREFILL_PV_OVERLAP`) does to the kernel
+//! `BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, `BLASST_PREFILL_PV_OVERLAP`, `BLASST_PREFILL_INT_MAXIMA`) does to the kernel
 //! sources, for the test binaries that hold one such switch each (tests/warps_delay_compile.rs,
-//! tests/pv_overlap_compile.rs): `#[path = "common/source_switch.rs"] mod source_switch;`.
+//! tests/pv_overlap_compile.rs, tests/int_maxima_compile.rs): `#[path = "common/source_switch.rs"] mod source_switch;`.
 
 use blasst::cuda::nvrtc::{Variant, arch_smem_per_sm, available, compile_with_log};
 
