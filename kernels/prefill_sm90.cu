@@ -956,11 +956,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       // sm_90: 8 per row and half instead of 15 FMNMX, depth 3). Between floats that are not
       // negative and not NaN (sign bit clear, bits at most +Inf's) the integer order is the float
       // order, and any such value is above every float with its sign bit set; so where a lane's
-      // integer maximum lies in [+0, +Inf] it is that lane's fmaxf maximum bit for bit (a
-      // negative NaN, like fmaxf's NaN, loses to it). Where some lane's does not (all of its 16
-      // scores negative, or a positive NaN among them; as unsigned: above +Inf's bits) the warp
-      // takes the float tree instead, so the maxima, and every decision and output, are the
-      // float tree's in all cases.
+      // integer maximum is a float above zero (bits 1 .. +Inf's) it is that lane's fmaxf maximum
+      // bit for bit (-0, +0 and a negative NaN, which fmaxf passes over, lose to it). Where some
+      // lane's is not (all of its 16 scores negative or zero, or a positive NaN among them: bits
+      // minus one, as unsigned, at or above +Inf's) the warp takes the float tree instead, so the
+      // maxima, and every decision and output, are the float tree's in all cases (a zero maximum
+      // keeps whatever sign fmaxf gives it).
       u32 worst = 0u;
       #pragma unroll
       for (int hf = 0; hf < NH; ++hf)
@@ -972,10 +973,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           const int u0 = __vimax3_s32(__vimax3_s32(e[0], e[1], e[2]), __vimax3_s32(e[3], e[4], e[5]), __vimax3_s32(e[6], e[7], e[8]));
           const int u1 = __vimax3_s32(__vimax3_s32(e[9], e[10], e[11]), __vimax3_s32(e[12], e[13], e[14]), e[15]);
           const int x = max(u0, u1);
-          worst = max(worst, (u32)x);
+          worst = max(worst, (u32)x - 1u);
           mx[hf][hh] = __int_as_float(x);
         }
-      if (__any_sync(0xffffffffu, worst > 0x7f800000u)) float_maxima();
+      if (__any_sync(0xffffffffu, worst >= 0x7f800000u)) float_maxima();
 #else
       float_maxima();
 #endif

@@ -1102,14 +1102,17 @@ const INT_MAXIMA_CHILD_OUT: &str = "BLASST_TEST_INT_MAXIMA_OUT";
 /// whose first channel is +8, keys whose first channel is -8 for every key of KV head 0 (every
 /// score of its query heads about 64 / sqrt(d) nats below zero: each lane's 16 scores of a row
 /// and half negative, the float tree's case) and for the keys of every third 64-key block of KV
-/// head 1 (visits that mix negative halves with halves of N(0, 1) scores); the other keys' first
-/// channel is 0. Masked and unmasked visits (causal, a length off the tile grid), a paged cache.
+/// head 1 (visits that mix negative halves with halves of N(0, 1) scores), where key 5 of each
+/// such block is all zero (scores of exactly zero: maxima of zero, the float tree's case too);
+/// the other keys' first channel is 0. Masked and unmasked visits (causal, a length off the tile
+/// grid), a paged cache.
 fn int_maxima_calls(d: usize) -> Vec<(Built, f32)> {
     let mut rng = Rng::new(seed());
     let mut make = |rng: &mut Rng, which: char, _: usize, t: usize, idx: usize| -> f32 {
         let (head, ch) = (idx / d, idx % d);
         match (which, ch) {
             ('q', 0) => 8.0,
+            ('k', _) if head == 1 && t % 64 == 5 && (t / 64) % 3 == 1 => 0.0,
             ('k', 0) if head == 0 || (t / 64) % 3 == 1 => -8.0,
             ('k', 0) => 0.0,
             _ => rng.normal(),

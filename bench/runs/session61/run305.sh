@@ -19,7 +19,7 @@
 # 3. the interleaved A/B base | int maxima (bench/ab_prefill.py);
 # 4. the GPU tests of Skip-Softmax prefill at every head dim, and the new
 #    integer_row_maxima_match_the_float_tree_bit_for_bit (both forms in child processes, dense
-#    and Skip-Softmax, the same bits; with the switch off the d = 64 and 128 kernels' code is
+#    and Skip-Softmax, the same bits, over all-negative, zero and mixed scores; with the switch off the d = 64 and 128 kernels' code is
 #    the tree's, scripts/cubin-diff.py); racecheck over the tile-by-tile prefill case.
 set -uo pipefail
 source bench/runs/common.sh
