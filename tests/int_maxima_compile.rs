@@ -7,27 +7,15 @@
 //! needed; without NVRTC it checks the source alone. (That both forms give the same bits:
 //! tests/gpu.rs `integer_row_maxima_match_the_float_tree_bit_for_bit`, on the GPU machine.)
 
-use blasst::cuda::nvrtc::Family;
-
 #[path = "common/source_switch.rs"]
 mod source_switch;
 
 #[test]
 fn the_int_maxima_switch_reaches_the_hopper_prefill_kernels_only_and_compiles() {
-    let (_, off) = source_switch::set_and_check(
+    // Every head dim's kernels: dense, Skip-Softmax and the calibration sweep.
+    source_switch::prefill90_switch_compiles(
         "BLASST_PREFILL_INT_MAXIMA",
-        "0",
-        |v| v.family == Family::PrefillSm90,
-        None,
         "#define PREFILL90_INT_MAXIMA 0\n",
+        |_| true,
     );
-
-    if !source_switch::nvrtc() {
-        return;
-    }
-    // Every head dim's kernels, dense, Skip-Softmax and the calibration sweep (bf16; fp16
-    // shares every line but the operand type).
-    for v in off.iter().filter(|v| v.bf16) {
-        source_switch::compiles_unserialised(v);
-    }
 }

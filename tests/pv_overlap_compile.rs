@@ -7,32 +7,17 @@
 //! switch is read from the environment at every compile, so it must not leak into other tests.
 //! No GPU needed; without NVRTC it checks the source alone.
 
-use blasst::cuda::nvrtc::Family;
-
 #[path = "common/source_switch.rs"]
 mod source_switch;
 
 #[test]
 fn the_pv_overlap_switch_reaches_the_hopper_prefill_kernels_only_and_compiles() {
-    let (_, off) = source_switch::set_and_check(
+    // The kernels the switch changes: d = 128, not the calibration sweep; and d = 64, whose code
+    // it leaves as it is (no overlap there: its skip kernel, of three consumer warpgroups at 160
+    // registers, spilled 224 bytes with it).
+    source_switch::prefill90_switch_compiles(
         "BLASST_PREFILL_PV_OVERLAP",
-        "0",
-        |v| v.family == Family::PrefillSm90,
-        None,
         "#define PREFILL90_PV_OVERLAP 0\n",
+        |v| v.head_dim <= 128 && !v.sweep,
     );
-
-    if !source_switch::nvrtc() {
-        return;
-    }
-    // The kernels the switch changes: d = 128, not the calibration sweep (bf16; fp16 shares
-    // every line but the operand type); and d = 64, whose code it leaves as it is (no overlap
-    // there: its skip kernel, of three consumer warpgroups at 160 registers, spilled 224 bytes
-    // with it).
-    for v in off
-        .iter()
-        .filter(|v| v.bf16 && v.head_dim <= 128 && !v.sweep)
-    {
-        source_switch::compiles_unserialised(v);
-    }
 }

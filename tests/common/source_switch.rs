@@ -1,7 +1,8 @@
 //! What a compile-time switch read from the environment (e.g.
-//! `BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, `BLASST_PREFILL_PV_OVERLAP`, `BLASST_PREFILL_INT_MAXIMA`) does to the kernel
-//! sources, for the test binaries that hold one such switch each (tests/warps_delay_compile.rs,
-//! tests/pv_overlap_compile.rs, tests/int_maxima_compile.rs): `#[path = "common/source_switch.rs"] mod source_switch;`.
+//! `BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, `BLASST_PREFILL_PV_OVERLAP`,
+//! `BLASST_PREFILL_INT_MAXIMA`) does to the kernel sources, for the test binaries that hold one
+//! such switch each (tests/warps_delay_compile.rs, tests/pv_overlap_compile.rs,
+//! tests/int_maxima_compile.rs): `#[path = "common/source_switch.rs"] mod source_switch;`.
 
 use blasst::cuda::nvrtc::{Variant, arch_smem_per_sm, available, compile_with_log};
 
@@ -108,4 +109,20 @@ pub fn compiles_unserialised(v: &Variant) {
         "{}: spills:\n{log}",
         v.name()
     );
+}
+
+/// A Hopper prefill switch `var=0` (e.g. `BLASST_PREFILL_PV_OVERLAP`): `set_and_check` over the
+/// Hopper prefill kernels with `on_line` (its `#define ... 0`), then, where NVRTC is here, the
+/// switched bf16 kernels that `compiled` selects compile unserialised and without spills (fp16
+/// shares every line but the operand type).
+#[allow(dead_code)]
+pub fn prefill90_switch_compiles(var: &str, on_line: &str, compiled: impl Fn(&Variant) -> bool) {
+    use blasst::cuda::nvrtc::Family;
+    let (_, off) = set_and_check(var, "0", |v| v.family == Family::PrefillSm90, None, on_line);
+    if !nvrtc() {
+        return;
+    }
+    for v in off.iter().filter(|v| v.bf16 && compiled(v)) {
+        compiles_unserialised(v);
+    }
 }
