@@ -21,10 +21,19 @@
 #    integer_row_maxima_match_the_float_tree_bit_for_bit (both forms in child processes, dense
 #    and Skip-Softmax, the same bits, over all-negative, zero and mixed scores; with the switch off the d = 64 and 128 kernels' code is
 #    the tree's, scripts/cubin-diff.py); racecheck over the tile-by-tile prefill case.
+# SHORT=1 (a short budget, ~4 minutes): the A/B and the int-vs-float GPU test alone.
 set -uo pipefail
 source bench/runs/common.sh
 run_start target/device-base
 precompile
+if [ "${SHORT:-0}" = 1 ]; then
+  AB_TIMEOUT=200 ab "base | int maxima"
+  echo "ab exit $?" | tee -a "$LOG"
+  grep "speedup over own" "$OUT/ab.log" | tee -a "$LOG"
+  gpu_tests_named "int vs float maxima" integer_row_maxima
+  pack_out logs
+  exit 0
+fi
 if python3 -c "import cupy" 2>/dev/null; then
   step "alu rates"
   timeout 60 python3 bench/micro/alu_rates.py > "$OUT/alu-rates.log" 2>&1
