@@ -1099,21 +1099,22 @@ fn decode_plan_counts_the_ctas_the_driver_fits() {
 const INT_MAXIMA_CHILD_OUT: &str = "BLASST_TEST_INT_MAXIMA_OUT";
 
 /// The calls of `integer_row_maxima_match_the_float_tree_bit_for_bit` at head dim `d`: queries
-/// whose first channel is +8, keys whose first channel is -8 for every key of KV head 0 (every
-/// score of its query heads about 64 / sqrt(d) nats below zero: each lane's 16 scores of a row
-/// and half negative, the float tree's case) and for the keys of every third 64-key block of KV
-/// head 1 (visits that mix negative halves with halves of N(0, 1) scores), where key 5 of each
-/// such block is all zero (scores of exactly zero: maxima of zero, the float tree's case too);
-/// the other keys' first channel is 0. Masked and unmasked visits (causal, a length off the tile
-/// grid), a paged cache.
+/// whose first channel is +16; keys whose first channel is -16 for every key of KV head 0 (its
+/// query heads' raw scores about 256 below zero, at least 16 standard deviations of the other
+/// channels' sum at d <= 256, so each lane's 16 scores of a row and half are negative: the float
+/// tree's case; -8 left scores above zero at d = 256, run 305) and for the keys of every third
+/// 64-key block of KV head 1 (visits that mix negative halves with halves of N(0, 1) scores),
+/// where key 5 of each such block is all zero (scores of exactly zero: maxima of zero, the float
+/// tree's case too); the other keys' first channel is 0. Masked and unmasked visits (causal, a
+/// length off the tile grid), a paged cache.
 fn int_maxima_calls(d: usize) -> Vec<(Built, f32)> {
     let mut rng = Rng::new(seed());
     let mut make = |rng: &mut Rng, which: char, _: usize, t: usize, idx: usize| -> f32 {
         let (head, ch) = (idx / d, idx % d);
         match (which, ch) {
-            ('q', 0) => 8.0,
+            ('q', 0) => 16.0,
             ('k', _) if head == 1 && t % 64 == 5 && (t / 64) % 3 == 1 => 0.0,
-            ('k', 0) if head == 0 || (t / 64) % 3 == 1 => -8.0,
+            ('k', 0) if head == 0 || (t / 64) % 3 == 1 => -16.0,
             ('k', 0) => 0.0,
             _ => rng.normal(),
         }
@@ -1128,7 +1129,7 @@ fn int_maxima_calls(d: usize) -> Vec<(Built, f32)> {
         .iter()
         .map(|&(lq, lk, causal, layout, dtype)| {
             let bt = Case::of((8, 2, lq, lk, layout), d, causal, dtype).build(&mut rng, &mut make);
-            // lambda = e^-4: the negative blocks of KV head 1 lie ~6 nats below the others.
+            // lambda = e^-4: the negative blocks of KV head 1 lie 16-32 nats below the others.
             (bt, ((-4.0f64).exp() * lk[0] as f64) as f32)
         })
         .collect()
