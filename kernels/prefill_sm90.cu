@@ -117,9 +117,10 @@
 #endif
 #define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && !KV_SPLIT && NWG == 2)
 // INT_MAXIMA (session 61): the row maxima of unmasked visits as integer maxima of three
-// (VIMNMX3), the float tree where some lane's scores are all negative (see the loop); the same
-// maxima bit for bit. Off where the host defines PREFILL90_INT_MAXIMA 0 (src/cuda/nvrtc.rs,
-// `BLASST_PREFILL_INT_MAXIMA=0`).
+// (VIMNMX3: two maxima per instruction at FMNMX's issue rate), the float tree where some lane's
+// scores are all negative or zero (see the loop); the same maxima bit for bit. On an H100 (run
+// 305, bench/RESULTS.md session 61) dense +1.2..+4.3 %, Skip-Softmax +0.7..+4.2 %. Off where the
+// host defines PREFILL90_INT_MAXIMA 0 (src/cuda/nvrtc.rs, `BLASST_PREFILL_INT_MAXIMA=0`).
 #ifndef PREFILL90_INT_MAXIMA
 #define PREFILL90_INT_MAXIMA 1
 #endif
