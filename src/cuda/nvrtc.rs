@@ -402,7 +402,8 @@ impl Variant {
             (decode90_config(hd), decode90_ctas_per_sm(hd))
         };
         // Defines of one family: the row-tile warps kernel follows the Hopper decode kernel's
-        // source (DECODE_WARPS); the Hopper prefill's P V overlap and integer maxima, when switched off.
+        // source (DECODE_WARPS); the Hopper prefill's P V overlap and integer maxima, when
+        // switched off.
         let (family_define, warps_body) = if self.family == Family::DecodeWarps {
             (
                 format!(
