@@ -1139,8 +1139,8 @@ fn int_maxima_calls(d: usize) -> Vec<(Built, f32)> {
 /// scores (kernels/prefill_sm90.cu `INT_MAXIMA`), falling back to the float tree where a lane's
 /// scores are all negative or zero; `BLASST_PREFILL_INT_MAXIMA=0` builds the float tree alone.
 /// Both give the same outputs, LSEs and skip counts bit for bit, dense and Skip-Softmax, on
-/// inputs that take both paths. The switch is read at compile time and compiled kernels are cached per process,
-/// so each form runs in a child process (this test binary, this test, with
+/// inputs that take both paths. The switch is read at compile time and compiled kernels are
+/// cached per process, so each form runs in a child process (this test binary, this test, with
 /// `BLASST_TEST_INT_MAXIMA_OUT` naming the file it writes its outputs to).
 #[test]
 fn integer_row_maxima_match_the_float_tree_bit_for_bit() {
