@@ -161,15 +161,7 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
 /// `label` names the case in a failure. Returns the GPU run and its error against float64.
 fn dense_checked(bt: &Built, label: &str) -> (RunOut, f64, f64) {
     let bf16 = bt.case.dtype == BLASST_DTYPE_BF16;
-    let gpu_run = |bt: &Built| {
-        let r = if bf16 {
-            run_gpu::<bf16>(bt, 0.0)
-        } else {
-            run_gpu::<f16>(bt, 0.0)
-        };
-        r.unwrap_or_else(|e| panic!("{label}: {}", e.message()))
-    };
-    let g = gpu_run(bt);
+    let g = run_gpu_of_dtype(bt, 0.0).unwrap_or_else(|e| panic!("{label}: {}", e.message()));
     let cpu = if bf16 {
         run::<bf16>(bt, 0.0, Some(&g.plan))
     } else {
@@ -1155,12 +1147,7 @@ fn integer_row_maxima_match_the_float_tree_bit_for_bit() {
             let mut skipped = 0;
             for (bt, factor) in int_maxima_calls(d) {
                 for f in [0.0, factor] {
-                    let out = if bt.case.dtype == BLASST_DTYPE_F16 {
-                        run_gpu::<f16>(&bt, f)
-                    } else {
-                        run_gpu::<bf16>(&bt, f)
-                    }
-                    .unwrap();
+                    let out = run_gpu_of_dtype(&bt, f).unwrap();
                     for x in out.o.iter().chain(&out.lse) {
                         bytes.extend_from_slice(&x.to_bits().to_le_bytes());
                     }

@@ -1,6 +1,7 @@
 """Issue rate and latency of the instructions a skipped prefill visit spends its time in (the
 row maxima: FMNMX; the alternatives: integer max of two and (session 61) of three, packed
-bf16x2 max, compare-and-select, FADD for reference), measured with clock64 inside one CTA per multiprocessor (CuPy's NVRTC):
+bf16x2 max, compare-and-select, FADD for reference), measured with clock64 inside one CTA per
+multiprocessor (CuPy's NVRTC):
   python3 bench/micro/alu_rates.py
 Prints cycles per warp instruction per scheduler for W warps per scheduler (throughput, 8
 independent chains per thread) and for one chain (latency)."""

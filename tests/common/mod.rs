@@ -483,6 +483,15 @@ pub fn run_gpu<T: Elem>(bt: &Built, factor: f32) -> blasst::Result<RunOut> {
     run_gpu_with::<T>(bt, factor, &run_on_default_stream)
 }
 
+/// `run_gpu` with the output type of the built call's dtype (bf16, else fp16).
+pub fn run_gpu_of_dtype(bt: &Built, factor: f32) -> blasst::Result<RunOut> {
+    if bt.case.dtype == BLASST_DTYPE_BF16 {
+        run_gpu::<bf16>(bt, factor)
+    } else {
+        run_gpu::<f16>(bt, factor)
+    }
+}
+
 /// The plain call of `run_gpu`: `blasst::attn::run` on the legacy default stream.
 fn run_on_default_stream(p: &AttnParams) -> blasst::Result<()> {
     unsafe { blasst::attn::run(p, std::ptr::null_mut()) }
