@@ -544,7 +544,7 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
     if !gpu() {
         return;
     }
-    let shapes: [Shape; 14] = [
+    let shapes: [Shape; 16] = [
         (1024, 1024, 4, 4, false, 0.2, Layout::Bshd),
         (1024, 1024, 4, 2, true, 0.2, Layout::Bshd),
         // more CTAs than multiprocessors (256 and 192, GQA 4 and 3), paged among them
@@ -563,6 +563,10 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         // several row tiles (6 tokens x GQA 8: three of 16 at d = 64, six of 8 at d = 128), each
         // deciding alone
         (6, 6000, 16, 2, true, 0.2, Layout::Bshd),
+        // prefill over pages under 64 keys (at d = 128 the kernels without the P V overlap:
+        // `Variant::with_small_pages`)
+        (700, 1500, 8, 2, true, 0.2, Layout::Paged(16)),
+        (500, 1200, 8, 2, false, 0.2, Layout::Paged(32)),
     ];
     let mut check = |label: &str, bt: &mut Built, factor: f32| {
         let (g, _) = gpu_matches_cpu(bt, factor, label);

@@ -30,7 +30,8 @@ fn all_variants_compile_for_sm80_and_sm90a() {
         return;
     }
     // 2 dtypes x 3 head dims x (4 families x 3 modes x 2 layouts + 3 modes of the Hopper decode
-    // kernel over 16- and 32-key pages + 2 merges); the two Hopper
+    // kernel over 16- and 32-key pages + 2 merges), and the d = 128 Hopper prefill kernel's dense
+    // and Skip-Softmax over pages under 64 keys (2 dtypes x 2 modes); the two Hopper
     // families (wgmma prefill, decode on mbarrier-completed copies) only for sm_90a. Each
     // architecture's list sizes the portable decode kernel's pipeline for its GPUs' shared
     // memory; sm_86 (100 KB: also sm_89 and sm_120) adds the portable decode kernels of the
@@ -42,7 +43,7 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     let tuned = Variant::all(arch_smem_per_sm("sm_90a"));
     for arch in ["sm_80", "sm_90a", "sm_86"] {
         let variants = Variant::all(arch_smem_per_sm(arch));
-        assert_eq!(variants.len(), 2 * 3 * 29 + 12);
+        assert_eq!(variants.len(), 2 * 3 * 29 + 12 + 4);
         jobs.extend(
             variants
                 .into_iter()
@@ -52,7 +53,7 @@ fn all_variants_compile_for_sm80_and_sm90a() {
     }
     // Head dims below a kernel's (`attn::gpu_kernel_dim`): 40, 96 and 160 on the d = 64, 128 and 256
     // kernels, bf16, dense and Skip-Softmax, contiguous and paged (the Hopper decode kernel over
-    // small pages too) (their code differs from the
+    // small pages too, and at 96 the Hopper prefill kernel's) (their code differs from the
     // kernel's own only in the copies and stores of the columns past the call's head dim).
     let padded: Vec<(&str, Variant)> = ["sm_80", "sm_90a"]
         .into_iter()
@@ -66,7 +67,10 @@ fn all_variants_compile_for_sm80_and_sm90a() {
             })
         })
         .collect();
-    assert_eq!(padded.len(), 3 * (2 * 2 * 2 + 2) + 3 * (4 * 2 * 2 + 2 + 2));
+    assert_eq!(
+        padded.len(),
+        3 * (2 * 2 * 2 + 2) + 3 * (4 * 2 * 2 + 2 + 2) + 2
+    );
     // And d = 160 on the d = 256 kernel's compact prefill layout, which the GPUs of 100 KB run
     // (sm_86; bf16, dense and Skip-Softmax, contiguous and paged).
     let compact160: Vec<(&str, Variant)> = Variant::for_head_dim(arch_smem_per_sm("sm_86"), 160)
@@ -93,7 +97,7 @@ fn all_variants_compile_for_sm80_and_sm90a() {
         .for_each(|(arch, v)| compiles_cleanly(v, arch));
     assert_eq!(
         n,
-        2 * 3 * 29 * 2 - 2 * 3 * 15 + 2 * 2 * 6 + 2 * 6 + 90 + 12 + 12 + 12 + 4
+        2 * 3 * 29 * 2 - 2 * 3 * 15 + 2 * 2 * 6 + 2 * 6 + 90 + 12 + 12 + 12 + 4 + 4 + 2
     );
     println!(
         "{n} (variant, architecture) pairs compiled on {} threads in {:.1} s",

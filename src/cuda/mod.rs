@@ -1435,7 +1435,8 @@ unsafe fn launch_in(
         let dims = [kd as u32, d.head_dim as u32];
         Variant::new(family, bf16, dims, mode, ctx.shape.smem_per_sm)
             // Pages smaller than a decode tile (16 or 32 keys: a tile spans 4 or 2 pages) take
-            // the Hopper decode kernel's small-page specialisation.
+            // the Hopper decode kernel's small-page specialisation, and the d = 128 Hopper
+            // prefill kernel's (`Variant::with_small_pages`).
             .with_small_pages(
                 d.paged
                     .as_ref()

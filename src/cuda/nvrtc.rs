@@ -414,7 +414,7 @@ impl Variant {
             )
         } else if self.family == Family::PrefillSm90 {
             let mut defines = String::new();
-            if !prefill90_pv_overlap() {
+            if !prefill90_pv_overlap() || self.small_pages {
                 defines.push_str("#define PREFILL90_PV_OVERLAP 0\n");
             }
             if !prefill90_int_maxima() {
@@ -506,10 +506,23 @@ impl Variant {
         }
     }
 
-    /// The Hopper decode kernel's specialisation for pages of 16 or 32 keys (`small_pages`) when
-    /// `small`; any other variant unchanged.
+    /// The specialisation for pages under 64 keys (`small_pages`) when `small`, of the two
+    /// kernels that have one: the Hopper decode kernel (`PAGED_SMALL`: a tile's copies warp by
+    /// warp) and the d = 128 Hopper prefill kernel, dense and Skip-Softmax, which over small pages
+    /// is built without the P V overlap (`PREFILL90_PV_OVERLAP 0`, the kernel before session 56):
+    /// there the overlap made paged prefill 3-7 % slower where it makes every other call faster
+    /// (run 294, both builds in one call on an H100: 16-key pages dense -7 % / -4 %, Skip-Softmax
+    /// -3..-5.5 % at 16K non-causal / 32K causal; 64-key pages dense +2 / +5 %; 32-key pages were
+    /// not measured and go with the 16-key ones). Any other variant unchanged.
     pub fn with_small_pages(mut self, small: bool) -> Variant {
-        self.small_pages = small && self.paged && self.family == Family::DecodeSm90;
+        let has = match self.family {
+            Family::DecodeSm90 => true,
+            // The kernels that overlap P V (kernels/prefill_sm90.cu `PV_OVERLAP`: two consumer
+            // warpgroups without KV_SPLIT, not the sweep).
+            Family::PrefillSm90 => self.head_dim == 128 && !self.sweep,
+            _ => false,
+        };
+        self.small_pages = small && self.paged && has;
         self
     }
 
@@ -536,8 +549,9 @@ impl Variant {
                         }
                         let var =
                             Variant::new(family, bf16, dims, [skip, sweep, paged], smem_per_sm);
-                        if paged && family == Family::DecodeSm90 {
-                            v.push(var.clone().with_small_pages(true));
+                        let small = var.clone().with_small_pages(true);
+                        if small.small_pages {
+                            v.push(small);
                         }
                         v.push(var);
                     }
@@ -873,27 +887,38 @@ mod tests {
 
     /// The Hopper decode kernel over 16- and 32-key pages is a variant of its own (named
     /// `_paged_small`, compiled with `PAGED_SMALL 1`), listed once per mode next to the paged
-    /// kernel; `with_small_pages` leaves every other variant as it is.
+    /// kernel, and so is the d = 128 Hopper prefill kernel's dense and Skip-Softmax (compiled
+    /// without the P V overlap, which only those two of its kernels have); `with_small_pages`
+    /// leaves every other variant as it is, at every kernel head dim.
     #[test]
-    fn small_page_decode_kernels_are_their_own_variants() {
-        let all = Variant::for_head_dim(228 * 1024, 128).unwrap();
-        let small: Vec<&Variant> = all.iter().filter(|v| v.small_pages).collect();
-        assert_eq!(small.len(), 2 * 3);
-        for v in &small {
-            assert!(v.family == Family::DecodeSm90 && v.paged);
-            assert!(v.name().ends_with("_paged_small"), "{}", v.name());
-            assert!(v.source().contains("#define PAGED_SMALL 1\n"));
-            let large = (*v).clone().with_small_pages(false);
-            assert!(all.contains(&large));
-            assert!(large.name().ends_with("_paged"));
-            assert!(large.source().contains("#define PAGED_SMALL 0\n"));
+    fn small_page_kernels_are_their_own_variants() {
+        const OFF: &str = "#define PREFILL90_PV_OVERLAP 0\n";
+        for dim in [64, 128, 256] {
+            let all = Variant::for_head_dim(228 * 1024, dim).unwrap();
+            let small: Vec<&Variant> = all.iter().filter(|v| v.small_pages).collect();
+            let prefill = |v: &Variant| v.family == Family::PrefillSm90 && dim == 128 && !v.sweep;
+            assert_eq!(small.len(), 2 * 3 + if dim == 128 { 2 * 2 } else { 0 });
+            for v in &small {
+                assert!(v.paged && (v.family == Family::DecodeSm90 || prefill(v)));
+                assert!(v.name().ends_with("_paged_small"), "{}", v.name());
+                assert!(v.source().contains("#define PAGED_SMALL 1\n"));
+                assert_eq!(v.source().contains(OFF), v.family == Family::PrefillSm90);
+                let large = (*v).clone().with_small_pages(false);
+                assert!(all.contains(&large));
+                assert!(large.name().ends_with("_paged"));
+                assert!(large.source().contains("#define PAGED_SMALL 0\n"));
+                assert!(!large.source().contains(OFF));
+            }
+            for v in &all {
+                let s = v.clone().with_small_pages(true);
+                assert_eq!(
+                    s.small_pages,
+                    v.paged && (v.family == Family::DecodeSm90 || prefill(v))
+                );
+            }
+            let names: std::collections::HashSet<String> = all.iter().map(Variant::name).collect();
+            assert_eq!(names.len(), all.len());
         }
-        for v in &all {
-            let s = v.clone().with_small_pages(true);
-            assert_eq!(s.small_pages, v.family == Family::DecodeSm90 && v.paged);
-        }
-        let names: std::collections::HashSet<String> = all.iter().map(Variant::name).collect();
-        assert_eq!(names.len(), all.len());
     }
 
     /// A cache file reads back whole; one that is truncated, damaged or of another format reads

@@ -1,11 +1,28 @@
 #!/usr/bin/env bash
-# Run 307 (session 62): the int-vs-float GPU test again, its inputs mended a second time (run 306:
-# the zero key in every negative block of KV head 1 kept those blocks, so nothing was skipped and
-# the child's own check failed at d = 64 before any comparison; now only every other negative
-# block has one, and a CPU-side test checks that every call skips).
-# Build: scripts/build-device.sh (the tree); carry target/device.
+# Run 307 (session 62): (1) the int-vs-float GPU test again, its inputs mended a second time
+# (run 306: the zero key in every negative block of KV head 1 kept those blocks, so nothing was
+# skipped and the child's own check failed at d = 64 before any comparison; now only every other
+# negative block has one, and a CPU-side test checks that every call skips). (2) The d = 128
+# Hopper prefill over pages under 64 keys built without the P V overlap (its own `_paged_small`
+# variants; run 294 had the overlap 3-7 % slower there): the GPU tests that run prefill over
+# 16- and 32-key pages (tile-by-tile decisions against the CPU: cases 14 and 15, new; dense
+# against the CPU and float64; num_pages 0 against given), then an interleaved A/B over 16- and
+# 64-key pages against the build before (target/device-base: 90e1648, the overlap everywhere).
+# Predicted: 16-key pages dense +4..+7 %, Skip-Softmax +3..+5 %; 64-key pages unchanged (same
+# kernels; the A/B's noise).
+# Build: cp -r target/device target/device-base (at 90e1648), then scripts/build-device.sh;
+# carry target/device and target/device-base.
 set -uo pipefail
 source bench/runs/common.sh
 run_start
+precompile target/device-base
 gpu_tests_named "int vs float maxima (every head dim)" integer_row_maxima
+step "gpu tests, small-page prefill"
+BLASST_TEST_CASES=14,15 timeout 200 target/device/gpu_tests --test-threads=1 \
+  skip_decisions_match_the_cpu_tile_by_tile paged_prefill_without_num_pages dense_matches_cpu_and_float64 \
+  > "$OUT/gpu-tests-small.log" 2>&1
+echo "gpu tests exit $?" | tee -a "$LOG"
+grep -E "^test |test result|panicked|FAILED" "$OUT/gpu-tests-small.log" | head -12 | tee -a "$LOG"
+AB_TIMEOUT=60 ab "16-key pages" --page=16
+AB_TIMEOUT=45 ab "64-key pages" --page=64
 pack_out logs
