@@ -18,6 +18,7 @@ fn the_int_maxima_switch_reaches_the_hopper_prefill_kernels_only_and_compiles() 
         "BLASST_PREFILL_INT_MAXIMA",
         "#define PREFILL90_INT_MAXIMA 0\n",
         |_| true,
+        |_| true,
     );
 }
 

@@ -112,13 +112,19 @@ pub fn compiles_unserialised(v: &Variant) {
 }
 
 /// A Hopper prefill switch `var=0` (e.g. `BLASST_PREFILL_PV_OVERLAP`): `set_and_check` over the
-/// Hopper prefill kernels with `on_line` (its `#define ... 0`), then, where NVRTC is here, the
-/// switched bf16 kernels that `compiled` selects compile unserialised and without spills (fp16
-/// shares every line but the operand type).
+/// Hopper prefill kernels (those of them that `reaches` selects) with `on_line` (its
+/// `#define ... 0`), then, where NVRTC is here, the switched bf16 kernels that `compiled` selects
+/// compile unserialised and without spills (fp16 shares every line but the operand type).
 #[allow(dead_code)]
-pub fn prefill90_switch_compiles(var: &str, on_line: &str, compiled: impl Fn(&Variant) -> bool) {
+pub fn prefill90_switch_compiles(
+    var: &str,
+    on_line: &str,
+    reaches: impl Fn(&Variant) -> bool,
+    compiled: impl Fn(&Variant) -> bool,
+) {
     use blasst::cuda::nvrtc::Family;
-    let (_, off) = set_and_check(var, "0", |v| v.family == Family::PrefillSm90, None, on_line);
+    let changed = |v: &Variant| v.family == Family::PrefillSm90 && reaches(v);
+    let (_, off) = set_and_check(var, "0", changed, None, on_line);
     if !nvrtc() {
         return;
     }
