@@ -512,7 +512,7 @@ impl Variant {
     /// is built without the P V overlap (`PREFILL90_PV_OVERLAP 0`, the kernel before session 56):
     /// there the overlap made paged prefill 3-7 % slower where it makes every other call faster
     /// (run 294, both builds in one call on an H100: 16-key pages dense -7 % / -4 %, Skip-Softmax
-    /// -3..-5.5 % at 16K non-causal / 32K causal; 64-key pages dense +2 / +5 %; 32-key pages were
+    /// -3..-6 % at 16K non-causal / 32K causal; 64-key pages dense +2 / +5 %; 32-key pages were
     /// not measured and go with the 16-key ones). Any other variant unchanged.
     pub fn with_small_pages(mut self, small: bool) -> Variant {
         let has = match self.family {
