@@ -172,12 +172,7 @@ fn half_types_within_rounding() {
             };
             let bt = c.build(&mut rng, &mut normal);
             let r = reference(&bt);
-            let out = if dtype == BLASST_DTYPE_BF16 {
-                run::<bf16>(&bt, 0.0, None)
-            } else {
-                run::<half::f16>(&bt, 0.0, None)
-            }
-            .unwrap();
+            let out = run_of_dtype(&bt, 0.0, None).unwrap();
             let (eo, el) = max_err(&bt, &out, &r);
             // Outputs are |o| < ~3: one bf16 ulp at 2 is 2^-6.
             let tol = if dtype == BLASST_DTYPE_BF16 {

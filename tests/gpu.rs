@@ -12,7 +12,7 @@ use blasst::attn::{
 use blasst::cuda::DeviceBuffer;
 use blasst::synth::{self, Rng};
 use common::*;
-use half::{bf16, f16};
+use half::bf16;
 
 fn seed() -> u64 {
     let s = std::env::var("BLASST_TEST_SEED")
@@ -162,12 +162,7 @@ fn gpu_cases(dtype: u32) -> Vec<Case> {
 fn dense_checked(bt: &Built, label: &str) -> (RunOut, f64, f64) {
     let bf16 = bt.case.dtype == BLASST_DTYPE_BF16;
     let g = run_gpu_of_dtype(bt, 0.0).unwrap_or_else(|e| panic!("{label}: {}", e.message()));
-    let cpu = if bf16 {
-        run::<bf16>(bt, 0.0, Some(&g.plan))
-    } else {
-        run::<f16>(bt, 0.0, Some(&g.plan))
-    }
-    .unwrap();
+    let cpu = run_of_dtype(bt, 0.0, Some(&g.plan)).unwrap();
     let (eo, el) = max_err(bt, &g, &reference(bt));
     let tol = if bf16 { 2.5e-2 } else { 4e-3 };
     assert!(
@@ -1142,12 +1137,7 @@ fn assert_int_maxima_inputs() {
     for d in head_dims() {
         let calls = int_maxima_calls(d);
         for (i, (bt, factor)) in calls.iter().enumerate() {
-            let cpu = if bt.case.dtype == BLASST_DTYPE_BF16 {
-                run::<bf16>(bt, *factor, None)
-            } else {
-                run::<f16>(bt, *factor, None)
-            };
-            let stats = cpu.unwrap().stats;
+            let stats = run_of_dtype(bt, *factor, None).unwrap().stats;
             assert!(
                 stats[1] > 0,
                 "d {d} call {i}: the CPU backend skips nothing ({stats:?})"

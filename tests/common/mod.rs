@@ -379,6 +379,19 @@ pub fn run<T: Elem>(
     run_on_cpu::<T>(bt, factor, plan, false)
 }
 
+/// `run` with the element type of the built call's dtype (bf16, else fp16).
+pub fn run_of_dtype(
+    bt: &Built,
+    factor: f32,
+    plan: Option<&AttnPlanInfo>,
+) -> blasst::Result<RunOut> {
+    if bt.case.dtype == BLASST_DTYPE_BF16 {
+        run::<bf16>(bt, factor, plan)
+    } else {
+        run::<f16>(bt, factor, plan)
+    }
+}
+
 /// As `run`, with `o` the same tensor as `q` (same pointer and strides): the output
 /// overwrites the queries.
 pub fn run_in_place<T: Elem>(
