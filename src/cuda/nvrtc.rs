@@ -197,6 +197,14 @@ pub(crate) fn prefill90_consumer_wgs(head_dim: usize) -> usize {
     if head_dim == 64 { 3 } else { 2 }
 }
 
+/// Whether the Hopper prefill kernel of head dim `head_dim` overlaps P V with the next softmax
+/// when the overlap is on (kernels/prefill_sm90.cu `PV_OVERLAP`: two consumer warpgroups, no
+/// KV_SPLIT (head dims up to 128), not the calibration sweep): the d = 128 dense and
+/// Skip-Softmax kernels.
+pub(crate) fn prefill90_has_pv_overlap(head_dim: usize, sweep: bool) -> bool {
+    prefill90_consumer_wgs(head_dim) == 2 && head_dim <= 128 && !sweep
+}
+
 /// The Hopper prefill kernel's producer warpgroups (kernels/prefill_sm90.cu `NPWG`): two for
 /// paged caches at d = 256, one otherwise. A paged visit copies one TMA box per page chunk and 64
 /// head columns (at d = 256 with 16-key pages, 16 of K and 16 of V per 64-key visit), and the boxes
@@ -517,9 +525,7 @@ impl Variant {
     pub fn with_small_pages(mut self, small: bool) -> Variant {
         let has = match self.family {
             Family::DecodeSm90 => true,
-            // The kernels that overlap P V (kernels/prefill_sm90.cu `PV_OVERLAP`: two consumer
-            // warpgroups without KV_SPLIT, not the sweep).
-            Family::PrefillSm90 => self.head_dim == 128 && !self.sweep,
+            Family::PrefillSm90 => prefill90_has_pv_overlap(self.head_dim as usize, self.sweep),
             _ => false,
         };
         self.small_pages = small && self.paged && has;
