@@ -67,14 +67,14 @@ prefill_checks() {
   grep -E "^BAD|mismatches|bad cases" "$OUT/check.log" | head -6 | tee -a "$LOG"
 }
 # The GPU tests of target/device whose names match the filters after `label` ($1), into
-# $OUT/gpu-tests.log (GPU_TESTS_TIMEOUT, default 300 s; since session 60).
+# $OUT/gpu-tests.log, or $OUT/$GPU_TESTS_LOG (GPU_TESTS_TIMEOUT, default 300 s; since session 60).
 gpu_tests_named() {
-  local label=$1
+  local label=$1 log="$OUT/${GPU_TESTS_LOG:-gpu-tests.log}"
   shift
   step "gpu tests, $label"
-  timeout "${GPU_TESTS_TIMEOUT:-300}" target/device/gpu_tests --test-threads=1 "$@" > "$OUT/gpu-tests.log" 2>&1
+  timeout "${GPU_TESTS_TIMEOUT:-300}" target/device/gpu_tests --test-threads=1 "$@" > "$log" 2>&1
   echo "gpu tests exit $?" | tee -a "$LOG"
-  grep -E "^test |test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -12 | tee -a "$LOG"
+  grep -E "^test |test result|panicked|FAILED" "$log" | head -12 | tee -a "$LOG"
 }
 # compute-sanitizer racecheck over the first tile-by-tile prefill case at d = 128 (target/device),
 # into $OUT/racecheck.log (RACECHECK_TIMEOUT, default 60 s; since session 60: runs 293, 299, 300

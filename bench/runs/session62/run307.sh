@@ -17,12 +17,9 @@ source bench/runs/common.sh
 run_start
 precompile target/device-base
 gpu_tests_named "int vs float maxima (every head dim)" integer_row_maxima
-step "gpu tests, small-page prefill"
-BLASST_TEST_CASES=14,15 timeout 200 target/device/gpu_tests --test-threads=1 \
-  skip_decisions_match_the_cpu_tile_by_tile paged_prefill_without_num_pages dense_matches_cpu_and_float64 \
-  > "$OUT/gpu-tests-small.log" 2>&1
-echo "gpu tests exit $?" | tee -a "$LOG"
-grep -E "^test |test result|panicked|FAILED" "$OUT/gpu-tests-small.log" | head -12 | tee -a "$LOG"
+BLASST_TEST_CASES=14,15 GPU_TESTS_LOG=gpu-tests-small.log GPU_TESTS_TIMEOUT=200 \
+  gpu_tests_named "small-page prefill" \
+  skip_decisions_match_the_cpu_tile_by_tile paged_prefill_without_num_pages dense_matches_cpu_and_float64
 AB_TIMEOUT=60 ab "16-key pages" --page=16
 AB_TIMEOUT=45 ab "64-key pages" --page=64
 pack_out logs
