@@ -12,6 +12,8 @@
 # kernels; the A/B's noise).
 # Build: cp -r target/device target/device-base (at 90e1648), then scripts/build-device.sh;
 # carry target/device and target/device-base.
+# (3) Added in session 63: the benchmark's tables of the tree (BENCH=0 leaves them out); on an
+# H200 they would be its first since run 283, from before the P V overlap.
 set -uo pipefail
 source bench/runs/common.sh
 run_start
@@ -22,4 +24,5 @@ BLASST_TEST_CASES=14,15 GPU_TESTS_LOG=gpu-tests-small.log GPU_TESTS_TIMEOUT=200 
   skip_decisions_match_the_cpu_tile_by_tile paged_prefill_without_num_pages dense_matches_cpu_and_float64
 AB_TIMEOUT=60 ab "16-key pages" --page=16
 AB_TIMEOUT=45 ab "64-key pages" --page=64
+[ "${BENCH:-1}" = 0 ] || BENCH_TIMEOUT=300 bench_logged
 pack_out logs
