@@ -18,6 +18,15 @@ set -uo pipefail
 source bench/runs/common.sh
 run_start
 precompile target/device-base
+if [ "${SHORT:-0}" = 1 ]; then
+  # (session 63: the session's last device minutes) the decision's A/B and the new kernels'
+  # tile-by-tile cases, then the int-vs-float test.
+  AB_TIMEOUT=60 ab "16-key pages" --page=16
+  BLASST_TEST_CASES=14,15 GPU_TESTS_LOG=gpu-tests-small.log GPU_TESTS_TIMEOUT=60 \
+    gpu_tests_named "small-page prefill" skip_decisions_match_the_cpu_tile_by_tile
+  GPU_TESTS_TIMEOUT=30 gpu_tests_named "int vs float maxima (every head dim)" integer_row_maxima
+  exit 0
+fi
 gpu_tests_named "int vs float maxima (every head dim)" integer_row_maxima
 BLASST_TEST_CASES=14,15 GPU_TESTS_LOG=gpu-tests-small.log GPU_TESTS_TIMEOUT=200 \
   gpu_tests_named "small-page prefill" \
