@@ -14,24 +14,22 @@
 # carry target/device and target/device-base.
 # (3) Added in session 63: the benchmark's tables of the tree (BENCH=0 leaves them out); on an
 # H200 they would be its first since run 283, from before the P V overlap.
+# Order (session 63, when no machine came in 15 calls): what decides first, so that a run cut
+# short still answers it: the 16-key A/B (keep or revert 49261af), the new kernels' tile-by-tile
+# cases, the int-vs-float test; SHORT=1 (~2 minutes) stops there. Then the rest of the
+# small-page GPU tests, the 64-key A/B and the tables.
 set -uo pipefail
 source bench/runs/common.sh
 run_start
 precompile target/device-base
-if [ "${SHORT:-0}" = 1 ]; then
-  # (session 63: the session's last device minutes) the decision's A/B and the new kernels'
-  # tile-by-tile cases, then the int-vs-float test.
-  AB_TIMEOUT=60 ab "16-key pages" --page=16
-  BLASST_TEST_CASES=14,15 GPU_TESTS_LOG=gpu-tests-small.log GPU_TESTS_TIMEOUT=60 \
-    gpu_tests_named "small-page prefill" skip_decisions_match_the_cpu_tile_by_tile
-  GPU_TESTS_TIMEOUT=30 gpu_tests_named "int vs float maxima (every head dim)" integer_row_maxima
-  exit 0
-fi
-gpu_tests_named "int vs float maxima (every head dim)" integer_row_maxima
-BLASST_TEST_CASES=14,15 GPU_TESTS_LOG=gpu-tests-small.log GPU_TESTS_TIMEOUT=200 \
-  gpu_tests_named "small-page prefill" \
-  skip_decisions_match_the_cpu_tile_by_tile paged_prefill_without_num_pages dense_matches_cpu_and_float64
 AB_TIMEOUT=60 ab "16-key pages" --page=16
+BLASST_TEST_CASES=14,15 GPU_TESTS_LOG=gpu-tests-small.log GPU_TESTS_TIMEOUT=60 \
+  gpu_tests_named "small-page prefill, tile by tile" skip_decisions_match_the_cpu_tile_by_tile
+GPU_TESTS_TIMEOUT=30 gpu_tests_named "int vs float maxima (every head dim)" integer_row_maxima
+[ "${SHORT:-0}" = 1 ] && exit 0
+GPU_TESTS_LOG=gpu-tests-paged.log GPU_TESTS_TIMEOUT=200 \
+  gpu_tests_named "small-page prefill, dense and num_pages" \
+  paged_prefill_without_num_pages dense_matches_cpu_and_float64
 AB_TIMEOUT=45 ab "64-key pages" --page=64
 [ "${BENCH:-1}" = 0 ] || BENCH_TIMEOUT=300 bench_logged
 pack_out logs
