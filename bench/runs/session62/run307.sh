@@ -14,7 +14,7 @@
 # carry target/device and target/device-base.
 # (3) Added in session 63: the benchmark's tables of the tree (BENCH=0 leaves them out); on an
 # H200 they would be its first since run 283, from before the P V overlap.
-# Order (session 63, when no machine came in 15 calls): what decides first, so that a run cut
+# Order (session 63, when no machine came in 19 calls): what decides first, so that a run cut
 # short still answers it: the 16-key A/B (keep or revert 49261af), the new kernels' tile-by-tile
 # cases, the int-vs-float test; SHORT=1 (~2 minutes) stops there. Then the rest of the
 # small-page GPU tests, the 64-key A/B and the tables.
