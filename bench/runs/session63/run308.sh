@@ -9,5 +9,5 @@ source bench/runs/common.sh
 run_start
 GPU_TESTS_TIMEOUT=380 gpu_tests
 BLASST_TEST_CASES=14,15 MEMCHECK_TIMEOUT=150 \
-  memcheck skip_decisions_match_the_cpu_tile_by_tile paged_prefill_without_num_pages
+  memcheck skip_decisions_match_the_cpu_tile_by_tile paged_prefill_without_num_pages integer_row_maxima
 pack_out logs
