@@ -94,15 +94,14 @@
 #define FULL_ARRIVALS 32
 #define Q_ARRIVALS 32
 #endif
-// KV_SPLIT: K and V of a slot have their own full and empty barriers (the d = 256 kernel; run
-// 213, bench/RESULTS.md session 36: contiguous dense +21-46 %, padded d = 160 +30-42 %). With
+// KV_SPLIT: K and V of a slot have their own full and empty barriers (the d = 256 kernel, and
+// the d = 128 one with OVERLAP_SPLIT below; run 213, bench/RESULTS.md session 36: contiguous dense +21-46 %, padded d = 160 +30-42 %). With
 // one barrier pair per slot and a ring of two, K_{t+1} could be copied only once P V_{t-1} had
 // released visit t - 1's slot (in the second warpgroup's turn of visit t), so the first
 // warpgroup's next S waited for a whole 64 KB copy every visit. With separate barriers K
 // of visit t is released after S_t and V after P V_t: K_{t+1} is copied during visit t, V_{t+1}
 // during visit t + 1, a visit ahead of their use each. Layout of `bars`: full K [NB] | empty K
 // [NB] | full V [NB] | empty V [NB] | Q; without the split, full [NB] | empty [NB] | Q.
-#define KV_SPLIT (HEAD_DIM > 128)
 // PV_OVERLAP (session 55; on by default since session 56, off where the host defines
 // PREFILL90_PV_OVERLAP 0: src/cuda/nvrtc.rs, `BLASST_PREFILL_PV_OVERLAP=0`): S_t and P V_{t-1}
 // in separate commit groups, each P V chain unconditional, so the row maxima and exponentials of
@@ -115,7 +114,19 @@
 #ifndef PREFILL90_PV_OVERLAP
 #define PREFILL90_PV_OVERLAP 1
 #endif
-#define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && !KV_SPLIT && NWG == 2)
+#define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && HEAD_DIM <= 128 && NWG == 2)
+// OVERLAP_SPLIT (session 65, an experiment: off unless the host defines PREFILL90_OVERLAP_SPLIT
+// 1, `BLASST_PREFILL_OVERLAP_SPLIT=1`, src/cuda/nvrtc.rs): the overlapped d = 128 kernel with
+// KV_SPLIT's barriers. With one barrier pair per slot the overlap releases a slot only in
+// retire_pv, a softmax after S_t; split, K of visit t is released as soon as S_t is done (the wait
+// for S_t) and V of visit t - 1 in retire_pv, so the producer's copies of K run up to a visit
+// earlier. Over pages under 64 keys (many boxes per visit) the late release is the likely cause
+// of the overlap's loss there (bench/RESULTS.md sessions 62 and 64), which is why the host gives
+// those pages the overlapped kernel again when the switch is on.
+#ifndef PREFILL90_OVERLAP_SPLIT
+#define PREFILL90_OVERLAP_SPLIT 0
+#endif
+#define KV_SPLIT (HEAD_DIM > 128 || (PV_OVERLAP && PREFILL90_OVERLAP_SPLIT))
 // INT_MAXIMA (session 61): the row maxima of unmasked visits as integer maxima of three
 // (VIMNMX3: two maxima per instruction at FMNMX's issue rate), the float tree where some lane's
 // scores are all negative or zero (see the loop); the same maxima bit for bit. On an H100 (run
@@ -645,7 +656,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #if KV_SPLIT
         // Warp w of the team copies K (w even) or V (w odd), and waits for and publishes that
         // one's barriers only (see KV_SPLIT); the cp.async copies of a partial visit wait for both.
-        static_assert(NPWG == 2, "KV_SPLIT: paged copies by teams of four warps");
+        // (At d = 128, OVERLAP_SPLIT: teams of two warps, warp 0 K's, warp 1 V's.)
+        static_assert(NPWG == 2 || HEAD_DIM <= 128, "KV_SPLIT at d = 256: paged copies by teams of four warps");
         const u32 kvb = bar + (pt & 32 ? (u32)VBAR_OFF : 0u);
         if (p.tma && s.lk - v * VN >= VN) {
           if (t >= NB) mbar_wait(kvb + EMPTY_OFF, par);
@@ -835,6 +847,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     mbar_wait(b_cur, ph);  // copies of visit t (KV_SPLIT: its K)
 #if KV_SPLIT
     if (t > 0) mbar_wait(b_prv + VBAR_OFF, ph_prv());  // V of visit t - 1
+#if PV_OVERLAP && !SKIP
+    else mbar_wait(b_cur + VBAR_OFF, ph);  // V of visit 0: the dense P V at t = 0 reads it (P zero)
+#endif
 #endif
     named_sync(BAR_TURN + wg, 2 * 128);
     // S_t first, so its issue does not wait for the decisions' shared-memory read; then the P V
@@ -890,7 +905,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     reg_fence(O);
 #endif
 #if PV_OVERLAP
-    // (visit t - 1's slot is released once its P V is done: retire_pv)
+    // (visit t - 1's slot is released once its P V is done: retire_pv; OVERLAP_SPLIT: its V
+    // there, and K of visit t here, S_t being done)
+#if KV_SPLIT
+    if (lane == 0) mbar_arrive(b_cur + EMPTY_OFF);
+#endif
 #elif KV_SPLIT
     // K of visit t is done (S_t), and V of visit t - 1 (its P V).
     if (lane == 0) {
@@ -1051,11 +1070,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // half's P is zero (another warp of the warpgroup may keep it: its P V then adds nothing for
     // these rows); rescales O.
 #if PV_OVERLAP
-    // P V_{t-1} done: Pc and O free, visit t - 1's slot released.
+    // P V_{t-1} done: Pc and O free, visit t - 1's slot released (OVERLAP_SPLIT: its V's half).
     auto retire_pv = [&] {
       wg_wait<0>();
       reg_fence(O);
-      if (t > 0 && lane == 0) mbar_arrive(b_prv + EMPTY_OFF);
+      if (t > 0 && lane == 0) mbar_arrive(b_prv + (KV_SPLIT ? VBAR_OFF : 0) + EMPTY_OFF);
     };
 #endif
     auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {

@@ -244,6 +244,16 @@ fn prefill90_int_maxima() -> bool {
     !std::env::var("BLASST_PREFILL_INT_MAXIMA").is_ok_and(|v| v.trim() == "0")
 }
 
+/// Whether the overlapped Hopper prefill kernels (d = 128) take split K and V barriers
+/// (kernels/prefill_sm90.cu `OVERLAP_SPLIT`, session 65): off unless
+/// `BLASST_PREFILL_OVERLAP_SPLIT=1`, an experiment not yet timed on a GPU. With it on, pages under
+/// 64 keys take the overlapped kernel too (`with_small_pages` otherwise builds theirs without the
+/// overlap), since the split is meant to remove what the overlap lost there. Read at every
+/// compile, so the source and its cache key follow it.
+fn prefill90_overlap_split() -> bool {
+    std::env::var("BLASST_PREFILL_OVERLAP_SPLIT").is_ok_and(|v| v.trim() == "1")
+}
+
 /// The row-tile warps decode kernel's test delay (`BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, 0
 /// unless set, at most 1 ms): its producer warp waits that long between a tile's decision wait
 /// and its wait for the tile's V slot, the window in which, before session 48, consumers that
@@ -422,8 +432,12 @@ impl Variant {
             )
         } else if self.family == Family::PrefillSm90 {
             let mut defines = String::new();
-            if !prefill90_pv_overlap() || self.small_pages {
+            let split = prefill90_overlap_split()
+                && prefill90_has_pv_overlap(self.head_dim as usize, self.sweep);
+            if !prefill90_pv_overlap() || (self.small_pages && !split) {
                 defines.push_str("#define PREFILL90_PV_OVERLAP 0\n");
+            } else if split {
+                defines.push_str("#define PREFILL90_OVERLAP_SPLIT 1\n");
             }
             if !prefill90_int_maxima() {
                 defines.push_str("#define PREFILL90_INT_MAXIMA 0\n");
