@@ -28,7 +28,10 @@ fn the_overlap_split_switch_reaches_the_overlapped_prefill_kernels_only_and_comp
         .map(|v| (v.small_pages, v.source().contains(NO_OVERLAP)))
         .collect();
     assert!(before.iter().any(|&(small, _)| small));
-    assert!(before.iter().all(|&(small, off)| small == off), "{before:?}");
+    assert!(
+        before.iter().all(|&(small, off)| small == off),
+        "{before:?}"
+    );
     let (_, split) =
         source_switch::set_and_check("BLASST_PREFILL_OVERLAP_SPLIT", "1", changed, None, SPLIT);
     for v in &split {
