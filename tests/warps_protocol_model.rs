@@ -23,49 +23,9 @@
 const KERNEL_ST: usize = 3;
 const DS: usize = 2; // decision ring
 
-#[derive(Clone, Copy)]
-struct Bar {
-    expected: u32,
-    pending: u32,
-    phase: u32,
-}
-
-impl Bar {
-    fn new(expected: u32) -> Bar {
-        Bar {
-            expected,
-            pending: expected,
-            phase: 0,
-        }
-    }
-    fn arrive(&mut self) {
-        self.pending -= 1;
-        if self.pending == 0 {
-            self.phase += 1;
-            self.pending = self.expected;
-        }
-    }
-    /// mbarrier.try_wait.parity: the phase of parity `parity` has completed (as far as the
-    /// barrier can tell: it keeps only the current phase).
-    fn done(&self, parity: u32) -> bool {
-        (self.phase & 1) != parity
-    }
-}
-
-/// splitmix64: the schedules and decisions of one seed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "common/mbar_model.rs"]
+mod mbar_model;
+use mbar_model::{Bar, Rng};
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Kind {
