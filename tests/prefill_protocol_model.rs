@@ -19,7 +19,8 @@
 
 #[path = "common/mbar_model.rs"]
 mod mbar_model;
-use mbar_model::{Bar, Rng};
+use blasst::synth::Rng;
+use mbar_model::Bar;
 
 const WARPS: usize = 8; // two consumer warpgroups of four warps (the empty barriers' count)
 
@@ -314,7 +315,7 @@ impl<const NB: usize> Cta<NB> {
 fn explore<const NB: usize>(p: Proto, schedules: u64) -> (Vec<String>, Vec<String>) {
     let (mut errors, mut deadlocks) = (vec![], vec![]);
     for seed in 0..schedules {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let nv = 1 + rng.below(10);
         let mut cta = Cta::<NB>::new(p, nv, &mut rng);
         let label = format!("{p:?}, ring {NB}, seed {seed}: {nv} visits");

@@ -25,7 +25,8 @@ const DS: usize = 2; // decision ring
 
 #[path = "common/mbar_model.rs"]
 mod mbar_model;
-use mbar_model::{Bar, Rng};
+use blasst::synth::Rng;
+use mbar_model::Bar;
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Kind {
@@ -348,7 +349,7 @@ fn explore<const ST: usize>(
 ) -> (Vec<String>, Vec<String>) {
     let (mut errors, mut deadlocks) = (vec![], vec![]);
     for seed in 0..schedules as u64 {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let n = 1 + rng.below(12);
         let nact = 1 + rng.below(4);
         let starve = rng.below(10);

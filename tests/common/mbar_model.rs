@@ -1,6 +1,6 @@
 //! The pieces of the barrier-protocol models (tests/warps_protocol_model.rs, the decode warps
 //! kernel; tests/prefill_protocol_model.rs, the Hopper prefill kernel): an mbarrier as the
-//! kernels use it and the random source of the schedules.
+//! kernels use it. (Their schedules come from `blasst::synth::Rng`, one seed each.)
 
 #[derive(Clone, Copy)]
 pub struct Bar {
@@ -28,20 +28,5 @@ impl Bar {
     /// barrier can tell: it keeps only the current phase).
     pub fn done(&self, parity: u32) -> bool {
         (self.phase & 1) != parity
-    }
-}
-
-/// splitmix64: the schedules and decisions of one seed.
-pub struct Rng(pub u64);
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
