@@ -14,7 +14,9 @@
 //!
 //! The model: each actor (the producer's copy issuers, each consumer warp, the copy engine) runs
 //! from one barrier wait to the next atomically; copies land in any order at any later point.
-//! The warpgroups' turn barriers are left out (more schedules, not fewer). The ring is the
+//! The warpgroups' turn barriers are left out (more schedules, not fewer), and so are the cp.async
+//! copies of a visit that reaches past the sequence's end: that is visit 0 only (visits run last
+//! to first), whose copies wait for no slot. The ring is the
 //! kernel's 3 slots, and 2 and 4 besides.
 
 #[path = "common/mbar_model.rs"]
