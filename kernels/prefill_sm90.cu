@@ -100,8 +100,9 @@
 // K_{t+1} could be copied only once P V_{t-1} had released visit t - 1's slot (in the second
 // warpgroup's turn of visit t), so the first warpgroup's next S waited for a whole 64 KB copy
 // every visit. With separate barriers K of visit t is released after S_t and V after P V_t:
-// K_{t+1} is copied during visit t, V_{t+1} during visit t + 1, a visit ahead of their use each. Layout of `bars`: full K [NB] | empty K
-// [NB] | full V [NB] | empty V [NB] | Q; without the split, full [NB] | empty [NB] | Q.
+// K_{t+1} is copied during visit t, V_{t+1} during visit t + 1, a visit ahead of their use each.
+// Layout of `bars`: full K [NB] | empty K [NB] | full V [NB] | empty V [NB] | Q; without the
+// split, full [NB] | empty [NB] | Q.
 // PV_OVERLAP (session 55; on by default since session 56, off where the host defines
 // PREFILL90_PV_OVERLAP 0: src/cuda/nvrtc.rs, `BLASST_PREFILL_PV_OVERLAP=0`): S_t and P V_{t-1}
 // in separate commit groups, each P V chain unconditional, so the row maxima and exponentials of

@@ -175,7 +175,8 @@ impl<const NB: usize> Cta<NB> {
     }
 
     /// The visit whose V warp `w`'s P V of visit t reads, if it issues one: t - 1 where its
-    /// warpgroup kept it (every visit, dense); the dense kernel's P V at t = 0 reads visit 0's.
+    /// warpgroup kept it (every visit, dense; t = nv: the last turn's); the dense kernel's P V at
+    /// t = 0 reads visit 0's.
     fn pv_visit(&self, t: usize, w: usize) -> Option<usize> {
         match t {
             0 if !self.p.skip => Some(0),
@@ -198,7 +199,7 @@ impl<const NB: usize> Cta<NB> {
             if self.p.split && !self.full[1][u % NB].done(parity(u, NB)) {
                 return Ok(false);
             }
-            if !self.p.skip || self.keep[u][w / 4] {
+            if let Some(u) = self.pv_visit(nv, w) {
                 self.read(Kind::V, u, w)?;
             }
             self.done[w][1] = Some(u);
