@@ -98,14 +98,17 @@ only_on() {
     *) echo "not an $1: left out on $gpu" | tee -a "$LOG"; exit 0 ;;
   esac
 }
-# An interleaved prefill A/B, target/device-base against target/device (and any further builds
-# given), appended to $OUT/ab.log under `label`: ab LABEL [ab_prefill.py arguments...].
+# An interleaved prefill A/B, target/device-base against target/device (AB_BUILDS, if set: those
+# builds instead, e.g. "target/device/libblasst.so target/device-x/libblasst.so:VAR=1"; since
+# session 65), and any further builds given, appended to $OUT/ab.log under `label`:
+# ab LABEL [ab_prefill.py arguments...].
 ab() {
   local label=$1
   shift
   step "ab $label"
   echo "===== $label" >> "$OUT/ab.log"
-  PYTHONUNBUFFERED=1 timeout "${AB_TIMEOUT:-70}" python3 bench/ab_prefill.py target/device-base/libblasst.so target/device/libblasst.so "$@" >> "$OUT/ab.log" 2>&1
+  PYTHONUNBUFFERED=1 timeout "${AB_TIMEOUT:-70}" python3 bench/ab_prefill.py \
+    ${AB_BUILDS:-target/device-base/libblasst.so target/device/libblasst.so} "$@" >> "$OUT/ab.log" 2>&1
 }
 # The GPU tests of target/device (tests/gpu.rs), all of them (GPU_TESTS_TIMEOUT seconds, default
 # 400: since session 44 the suite takes ~335 s on the H200).

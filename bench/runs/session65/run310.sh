@@ -16,9 +16,7 @@ set -uo pipefail
 source bench/runs/common.sh
 run_start
 precompile target/device-base
-step "precompile (target/device-split, switch on)"
-BLASST_PREFILL_OVERLAP_SPLIT=1 timeout 90 target/device-split/blasst precompile --filter prefill90 > /dev/null 2>&1
-echo "precompile exit $?" | tee -a "$LOG"
+BLASST_PREFILL_OVERLAP_SPLIT=1 precompile target/device-split
 export BLASST_TEST_HEAD_DIMS=128
 BLASST_PREFILL_OVERLAP_SPLIT=1 GPU_TESTS_LOG=gpu-tests-split.log GPU_TESTS_TIMEOUT=90 \
   gpu_tests_named "split, d = 128: decisions, skip nothing" \
@@ -33,11 +31,8 @@ AB_TIMEOUT=80 ab "32-key pages (base, tree, split)" --page=32 $(with_split)
 # SHORT=1 (for a lease with little device time left) stops here.
 [ "${SHORT:-0}" = 1 ] && { pack_out logs; exit 0; }
 if [ "$split_ok" = 1 ]; then
-  for args in "" "--page=64"; do
-    step "ab tree, split ${args:-contiguous}"
-    echo "===== tree, split ${args:-contiguous}" >> "$OUT/ab.log"
-    timeout 60 python3 bench/ab_prefill.py target/device/libblasst.so "$SPLIT" $args >> "$OUT/ab.log" 2>&1
-  done
+  AB_BUILDS="target/device/libblasst.so $SPLIT" AB_TIMEOUT=60 ab "tree, split contiguous"
+  AB_BUILDS="target/device/libblasst.so $SPLIT" AB_TIMEOUT=60 ab "tree, split --page=64" --page=64
   BLASST_PREFILL_OVERLAP_SPLIT=1 GPU_TESTS_LOG=gpu-tests-split-dense.log GPU_TESTS_TIMEOUT=150 \
     gpu_tests_named "split, d = 128: dense, paged, lambda" \
     dense_matches_cpu_and_float64 paged_prefill_without_num_pages skip_decisions_match_the_cpu_with_lambda output_may_overwrite
