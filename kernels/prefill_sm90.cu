@@ -116,14 +116,16 @@
 #define PREFILL90_PV_OVERLAP 1
 #endif
 #define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && HEAD_DIM <= 128 && NWG == 2)
-// OVERLAP_SPLIT (session 65, an experiment: off unless the host defines PREFILL90_OVERLAP_SPLIT
-// 1, `BLASST_PREFILL_OVERLAP_SPLIT=1`, src/cuda/nvrtc.rs): the overlapped d = 128 kernel with
-// KV_SPLIT's barriers. With one barrier pair per slot the overlap releases a slot only in
-// retire_pv, a softmax after S_t; split, K of visit t is released as soon as S_t is done (the wait
-// for S_t) and V of visit t - 1 in retire_pv, so the producer's copies of K run up to a visit
-// earlier. Over pages under 64 keys (many boxes per visit) the late release is the likely cause
-// of the overlap's loss there (bench/RESULTS.md sessions 62 and 64), which is why the host gives
-// those pages the overlapped kernel again when the switch is on.
+// OVERLAP_SPLIT (session 65; where the host defines PREFILL90_OVERLAP_SPLIT 1: over pages under
+// 64 keys since session 66, elsewhere with `BLASST_PREFILL_OVERLAP_SPLIT=1`, src/cuda/nvrtc.rs):
+// the overlapped d = 128 kernel with KV_SPLIT's barriers. With one barrier pair per slot the
+// overlap releases a slot only in retire_pv, a softmax after S_t; split, K of visit t is released
+// as soon as S_t is done (the wait for S_t) and V of visit t - 1 in retire_pv, so the producer's
+// copies of K run up to a visit earlier. Over pages under 64 keys (many boxes per visit) that
+// turned the overlap's loss into a gain (run 310 on an H100, bench/RESULTS.md session 66: over
+// 16-key pages dense -1..+3 % and Skip-Softmax +4..+14 % against the kernel without the overlap,
+// which those pages ran in sessions 62-65); contiguous and over 64-key pages it costs dense
+// 0.4-6.7 % and gains only at 75 % skipped or more, so it stays off there.
 #ifndef PREFILL90_OVERLAP_SPLIT
 #define PREFILL90_OVERLAP_SPLIT 0
 #endif

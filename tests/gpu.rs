@@ -558,8 +558,8 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         // several row tiles (6 tokens x GQA 8: three of 16 at d = 64, six of 8 at d = 128), each
         // deciding alone
         (6, 6000, 16, 2, true, 0.2, Layout::Bshd),
-        // prefill over pages under 64 keys (at d = 128 the kernels without the P V overlap:
-        // `Variant::with_small_pages`)
+        // prefill over pages under 64 keys (at d = 128 the overlapped kernels with split K and V
+        // barriers: `Variant::with_small_pages`)
         (700, 1500, 8, 2, true, 0.2, Layout::Paged(16)),
         (500, 1200, 8, 2, false, 0.2, Layout::Paged(32)),
     ];

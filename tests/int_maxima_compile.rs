@@ -16,6 +16,7 @@ fn the_int_maxima_switch_reaches_the_hopper_prefill_kernels_only_and_compiles() 
     // Every head dim's kernels: dense, Skip-Softmax and the calibration sweep.
     source_switch::prefill90_switch_compiles(
         "BLASST_PREFILL_INT_MAXIMA",
+        "0",
         "#define PREFILL90_INT_MAXIMA 0\n",
         |_| true,
         |_| true,

@@ -12,15 +12,22 @@ mod source_switch;
 
 #[test]
 fn the_pv_overlap_switch_reaches_the_hopper_prefill_kernels_only_and_compiles() {
-    // The kernels the switch changes: d = 128, not the calibration sweep; and d = 64, whose code
-    // it leaves as it is (no overlap there: its skip kernel, of three consumer warpgroups at 160
-    // registers, spilled 224 bytes with it). The switch reaches every Hopper prefill kernel but
-    // the d = 128 ones over pages under 64 keys (`_paged_small`), built without the overlap
-    // already: their source stays as it is.
-    source_switch::prefill90_switch_compiles(
+    // The kernels the switch changes: d = 128, not the calibration sweep (over pages under 64
+    // keys too, `_paged_small`, whose split overlap it takes away as well); and d = 64, whose
+    // code it leaves as it is (no overlap there: its skip kernel, of three consumer warpgroups at
+    // 160 registers, spilled 224 bytes with it). The switch reaches every Hopper prefill kernel.
+    let off = source_switch::prefill90_switch_compiles(
         "BLASST_PREFILL_PV_OVERLAP",
+        "0",
         "#define PREFILL90_PV_OVERLAP 0\n",
-        |v| !v.small_pages,
+        |_| true,
         |v| v.head_dim <= 128 && !v.sweep,
     );
+    for v in &off {
+        assert!(
+            !v.source().contains("#define PREFILL90_OVERLAP_SPLIT 1\n"),
+            "{}",
+            v.name()
+        );
+    }
 }

@@ -244,12 +244,13 @@ fn prefill90_int_maxima() -> bool {
     !std::env::var("BLASST_PREFILL_INT_MAXIMA").is_ok_and(|v| v.trim() == "0")
 }
 
-/// Whether the overlapped Hopper prefill kernels (d = 128) take split K and V barriers
-/// (kernels/prefill_sm90.cu `OVERLAP_SPLIT`, session 65): off unless
-/// `BLASST_PREFILL_OVERLAP_SPLIT=1`, an experiment not yet timed on a GPU. With it on, pages under
-/// 64 keys take the overlapped kernel too (`with_small_pages` otherwise builds theirs without the
-/// overlap), since the split is meant to remove what the overlap lost there. Read at every
-/// compile, so the source and its cache key follow it.
+/// Whether every overlapped Hopper prefill kernel (d = 128) takes split K and V barriers
+/// (kernels/prefill_sm90.cu `OVERLAP_SPLIT`, session 65): the kernels over pages under 64 keys
+/// always do (`with_small_pages`); the others only with `BLASST_PREFILL_OVERLAP_SPLIT=1`, an
+/// experiment. Measured on an H100 (run 310, bench/RESULTS.md "Session 66"), against the one
+/// barrier pair per slot: contiguous and over 64-key pages dense -0.4..-6.7 %, Skip-Softmax
+/// -3..-0.2 % up to ~50 % skipped, -0.7..+2.7 % at 65-70 %, +2..+9 % at 75-92 %; so off by
+/// default. Read at every compile, so the source and its cache key follow it.
 fn prefill90_overlap_split() -> bool {
     std::env::var("BLASST_PREFILL_OVERLAP_SPLIT").is_ok_and(|v| v.trim() == "1")
 }
@@ -432,9 +433,9 @@ impl Variant {
             )
         } else if self.family == Family::PrefillSm90 {
             let mut defines = String::new();
-            let split = prefill90_overlap_split()
-                && prefill90_has_pv_overlap(self.head_dim as usize, self.sweep);
-            if !prefill90_pv_overlap() || (self.small_pages && !split) {
+            let split = prefill90_has_pv_overlap(self.head_dim as usize, self.sweep)
+                && (self.small_pages || prefill90_overlap_split());
+            if !prefill90_pv_overlap() {
                 defines.push_str("#define PREFILL90_PV_OVERLAP 0\n");
             } else if split {
                 defines.push_str("#define PREFILL90_OVERLAP_SPLIT 1\n");
@@ -530,12 +531,15 @@ impl Variant {
 
     /// The specialisation for pages under 64 keys (`small_pages`) when `small`, of the two
     /// kernels that have one: the Hopper decode kernel (`PAGED_SMALL`: a tile's copies warp by
-    /// warp) and the d = 128 Hopper prefill kernel, dense and Skip-Softmax, which over small pages
-    /// is built without the P V overlap (`PREFILL90_PV_OVERLAP 0`, the kernel before session 56):
-    /// there the overlap made paged prefill 3-7 % slower where it makes every other call faster
-    /// (run 294, both builds in one call on an H100: 16-key pages dense -7 % / -4 %, Skip-Softmax
-    /// -3..-6 % at 16K non-causal / 32K causal; 64-key pages dense +2 / +5 %; 32-key pages were
-    /// not measured and go with the 16-key ones). Any other variant unchanged.
+    /// warp) and the d = 128 Hopper prefill kernel, dense and Skip-Softmax, whose P V overlap over
+    /// small pages takes split K and V barriers (`PREFILL90_OVERLAP_SPLIT 1`, session 66): with
+    /// one barrier pair per slot the overlap made paged prefill there 3-7 % slower (run 294), so
+    /// sessions 62-65 built those kernels without it; the split overlap is faster than both over
+    /// 16-key pages (run 310 on an H100: dense -1.4..+2.5 % and Skip-Softmax +3.6..+14.4 % over the
+    /// kernels without overlap, +5.5..+33.8 % over the plain overlap) and over 32-key pages faster
+    /// than the kernels without it (dense +0.3..+4.2 %, Skip-Softmax -0.4..+4.4 %), within
+    /// -4.1..-0.2 % of the plain overlap dense and -2.5..+13.6 % skipping. Any other variant
+    /// unchanged.
     pub fn with_small_pages(mut self, small: bool) -> Variant {
         let has = match self.family {
             Family::DecodeSm90 => true,
@@ -908,11 +912,11 @@ mod tests {
     /// The Hopper decode kernel over 16- and 32-key pages is a variant of its own (named
     /// `_paged_small`, compiled with `PAGED_SMALL 1`), listed once per mode next to the paged
     /// kernel, and so is the d = 128 Hopper prefill kernel's dense and Skip-Softmax (compiled
-    /// without the P V overlap, which only those two of its kernels have); `with_small_pages`
-    /// leaves every other variant as it is, at every kernel head dim.
+    /// with split K and V barriers for the P V overlap, which only those two of its kernels
+    /// have); `with_small_pages` leaves every other variant as it is, at every kernel head dim.
     #[test]
     fn small_page_kernels_are_their_own_variants() {
-        const OFF: &str = "#define PREFILL90_PV_OVERLAP 0\n";
+        const SPLIT: &str = "#define PREFILL90_OVERLAP_SPLIT 1\n";
         for dim in [64, 128, 256] {
             let all = Variant::for_head_dim(228 * 1024, dim).unwrap();
             let small: Vec<&Variant> = all.iter().filter(|v| v.small_pages).collect();
@@ -922,12 +926,13 @@ mod tests {
                 assert!(v.paged && (v.family == Family::DecodeSm90 || prefill(v)));
                 assert!(v.name().ends_with("_paged_small"), "{}", v.name());
                 assert!(v.source().contains("#define PAGED_SMALL 1\n"));
-                assert_eq!(v.source().contains(OFF), v.family == Family::PrefillSm90);
+                assert_eq!(v.source().contains(SPLIT), v.family == Family::PrefillSm90);
+                assert!(!v.source().contains("#define PREFILL90_PV_OVERLAP 0\n"));
                 let large = (*v).clone().with_small_pages(false);
                 assert!(all.contains(&large));
                 assert!(large.name().ends_with("_paged"));
                 assert!(large.source().contains("#define PAGED_SMALL 0\n"));
-                assert!(!large.source().contains(OFF));
+                assert!(!large.source().contains(SPLIT));
             }
             for v in &all {
                 let s = v.clone().with_small_pages(true);

@@ -1,8 +1,8 @@
 //! What a compile-time switch read from the environment (e.g.
 //! `BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, `BLASST_PREFILL_PV_OVERLAP`,
-//! `BLASST_PREFILL_INT_MAXIMA`) does to the kernel sources, for the test binaries that hold one
-//! such switch each (tests/warps_delay_compile.rs, tests/pv_overlap_compile.rs,
-//! tests/int_maxima_compile.rs): `#[path = "common/source_switch.rs"] mod source_switch;`.
+//! `BLASST_PREFILL_INT_MAXIMA`, `BLASST_PREFILL_OVERLAP_SPLIT`) does to the kernel sources, for
+//! the test binaries that hold one such switch each (tests/warps_delay_compile.rs,
+//! tests/pv_overlap_compile.rs, tests/int_maxima_compile.rs, tests/overlap_split_compile.rs): `#[path = "common/source_switch.rs"] mod source_switch;`.
 
 use blasst::cuda::nvrtc::{Variant, arch_smem_per_sm, available, compile_with_log};
 
@@ -111,24 +111,26 @@ pub fn compiles_unserialised(v: &Variant) {
     );
 }
 
-/// A Hopper prefill switch `var=0` (e.g. `BLASST_PREFILL_PV_OVERLAP`): `set_and_check` over the
-/// Hopper prefill kernels (those of them that `reaches` selects) with `on_line` (its
-/// `#define ... 0`), then, where NVRTC is here, the switched bf16 kernels that `compiled` selects
-/// compile unserialised and without spills (fp16 shares every line but the operand type).
+/// A Hopper prefill switch `var=value` (e.g. `BLASST_PREFILL_PV_OVERLAP=0`): `set_and_check`
+/// over the Hopper prefill kernels (those of them that `reaches` selects) with `on_line` (the
+/// define it brings), then, where NVRTC is here, the switched bf16 kernels that `compiled`
+/// selects compile unserialised and without spills (fp16 shares every line but the operand
+/// type). Returns the switched kernels.
 #[allow(dead_code)]
 pub fn prefill90_switch_compiles(
     var: &str,
+    value: &str,
     on_line: &str,
     reaches: impl Fn(&Variant) -> bool,
     compiled: impl Fn(&Variant) -> bool,
-) {
+) -> Vec<Variant> {
     use blasst::cuda::nvrtc::Family;
     let changed = |v: &Variant| v.family == Family::PrefillSm90 && reaches(v);
-    let (_, off) = set_and_check(var, "0", changed, None, on_line);
-    if !nvrtc() {
-        return;
+    let (_, switched) = set_and_check(var, value, changed, None, on_line);
+    if nvrtc() {
+        for v in switched.iter().filter(|v| v.bf16 && compiled(v)) {
+            compiles_unserialised(v);
+        }
     }
-    for v in off.iter().filter(|v| v.bf16 && compiled(v)) {
-        compiles_unserialised(v);
-    }
+    switched
 }
