@@ -116,6 +116,20 @@
 #define PREFILL90_PV_OVERLAP 1
 #endif
 #define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && HEAD_DIM <= 128 && NWG == 2)
+// ALIGNED_RETIRE (session 66, an experiment: off unless the host defines
+// PREFILL90_ALIGNED_RETIRE 1, `BLASST_PREFILL_ALIGNED_RETIRE=1`, src/cuda/nvrtc.rs): the
+// overlapped Skip-Softmax kernel retires P V_{t-1} after the branches of the softmax instead of
+// in each. wgmma.wait_group is .aligned: every thread of the warpgroup must execute the same
+// instruction, and the warps of a warpgroup take different branches (their own halves'
+// decisions), which compute-sanitizer's synccheck reports as "Mismatching warpgroup instruction
+// pc between warps" (run 311, bench/RESULTS.md session 66; the results were right in every test,
+// but PTX leaves it undefined). Each branch packs its P into Pn, which Pc takes once P V_{t-1}
+// is retired. Over paged caches ptxas then spills 36 bytes (in the producer's copies), so it is
+// not the default until timed.
+#ifndef PREFILL90_ALIGNED_RETIRE
+#define PREFILL90_ALIGNED_RETIRE 0
+#endif
+#define ALIGNED_RETIRE (PV_OVERLAP && SKIP && PREFILL90_ALIGNED_RETIRE)
 // OVERLAP_SPLIT (session 65; where the host defines PREFILL90_OVERLAP_SPLIT 1: over pages under
 // 64 keys since session 66, elsewhere with `BLASST_PREFILL_OVERLAP_SPLIT=1`, src/cuda/nvrtc.rs):
 // the overlapped d = 128 kernel with KV_SPLIT's barriers. With one barrier pair per slot the
@@ -1080,8 +1094,19 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       if (t > 0 && lane == 0) mbar_arrive(b_prv + (KV_SPLIT ? VBAR_OFF : 0) + EMPTY_OFF);
     };
 #endif
+#if ALIGNED_RETIRE
+    u32 Pn[VN / 16][4];  // this visit's P while P V_{t-1} still reads Pc
+    float al[2];
+#define PN Pn
+#else
+#define PN Pc
+#endif
     auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {
+#if ALIGNED_RETIRE
+      float P[VN / 2], ms[2], rs[2] = {0.f, 0.f};
+#else
       float P[VN / 2], ms[2], rs[2] = {0.f, 0.f}, al[2];
+#endif
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         ms[hh] = mn[hh] == NEG_INF ? 0.f : mn[hh] * p.scale_log2;
@@ -1121,16 +1146,20 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         l[hh] = l[hh] * al[hh] + rs[hh];
         m[hh] = mn[hh];
       }
-#if PV_OVERLAP
+#if PV_OVERLAP && !ALIGNED_RETIRE
       retire_pv();
 #endif
       #pragma unroll
       for (int kk = 0; kk < VN / 16; ++kk) {
-        Pc[kk][0] = pack2(P[kk * 8 + 0], P[kk * 8 + 1]);
-        Pc[kk][1] = pack2(P[kk * 8 + 2], P[kk * 8 + 3]);
-        Pc[kk][2] = pack2(P[kk * 8 + 4], P[kk * 8 + 5]);
-        Pc[kk][3] = pack2(P[kk * 8 + 6], P[kk * 8 + 7]);
+        PN[kk][0] = pack2(P[kk * 8 + 0], P[kk * 8 + 1]);
+        PN[kk][1] = pack2(P[kk * 8 + 2], P[kk * 8 + 3]);
+        PN[kk][2] = pack2(P[kk * 8 + 4], P[kk * 8 + 5]);
+        PN[kk][3] = pack2(P[kk * 8 + 6], P[kk * 8 + 7]);
       }
+#if ALIGNED_RETIRE
+    };
+    auto rescale_o = [&] {
+#endif
       // Rescale O only when some row's maximum moved (al == 1 exactly otherwise); P V_{t-1} is
       // retired, P V_t not issued yet. (A visit that skips both halves moves no maximum.)
       if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
@@ -1149,15 +1178,20 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // kept visits cost ~240-400 cycles more than the dense kernel's (bench/micro/
     // profile_visits.py); these copies made the skip kernel 2-6 % faster at every sparsity,
     // nothing skipped included (bench/ab_prefill.py, bench/runs/session7/ab2-fast3-fast4.log).
-    if (skip_lo && skip_hi) {
-#if PV_OVERLAP
-      retire_pv();
-#endif
-      // Zeroed here, not hoisted above the branch onto every visit's path (volatile).
+    // Pc zero, in volatile moves: not hoisted above the branch onto every visit's path.
+    auto zero_pc = [&] {
       #pragma unroll
       for (int kk = 0; kk < VN / 16; ++kk)
         #pragma unroll
         for (int j = 0; j < 4; ++j) asm volatile("mov.b32 %0, 0;\n" : "=r"(Pc[kk][j]));
+    };
+    if (skip_lo && skip_hi) {
+#if !ALIGNED_RETIRE
+#if PV_OVERLAP
+      retire_pv();
+#endif
+      zero_pc();
+#endif
     } else if (need_mask) {
       softmax(!skip_lo, !skip_hi, true);
     } else if (!skip_lo && !skip_hi) {
@@ -1167,6 +1201,20 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     } else {
       softmax(false, true, false);
     }
+#if ALIGNED_RETIRE
+    // P V_{t-1} retired after the branches, at one call site for every warp of the warpgroup,
+    // then Pc takes P_t (packed into Pn while P V_{t-1} still read Pc) and O its rescale.
+    retire_pv();
+    if (skip_lo && skip_hi) {
+      zero_pc();
+    } else {
+      #pragma unroll
+      for (int kk = 0; kk < VN / 16; ++kk)
+        #pragma unroll
+        for (int j = 0; j < 4; ++j) Pc[kk][j] = Pn[kk][j];
+      rescale_o();
+    }
+#endif
     // The warp's decisions for the next turn (every lane stores the same bytes: no branch; after
     // the softmax, off its path).
     vote(0, skip_lo);
