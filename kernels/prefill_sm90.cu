@@ -124,12 +124,14 @@
 // decisions), which compute-sanitizer's synccheck reports as "Mismatching warpgroup instruction
 // pc between warps" (run 311, bench/RESULTS.md session 66; the results were right in every test,
 // but PTX leaves it undefined). Each branch packs its P into Pn, which Pc takes once P V_{t-1}
-// is retired. Over paged caches ptxas then spills 36 bytes (in the producer's copies), so it is
-// not the default until timed.
+// is retired. Over paged caches ptxas then spills 36 bytes (in the producer's copies). On an
+// H100 (run 312) it cost Skip-Softmax 4-6 % contiguous and 7-11 % over 16- and 64-key pages, so
+// it is off. PREFILL90_ALIGNED_RETIRE 2 waits once before the branches instead (the
+// exponentials then no longer overlap P V_{t-1}).
 #ifndef PREFILL90_ALIGNED_RETIRE
 #define PREFILL90_ALIGNED_RETIRE 0
 #endif
-#define ALIGNED_RETIRE (PV_OVERLAP && SKIP && PREFILL90_ALIGNED_RETIRE)
+#define ALIGNED_RETIRE (PV_OVERLAP && SKIP ? PREFILL90_ALIGNED_RETIRE : 0)
 // OVERLAP_SPLIT (session 65; where the host defines PREFILL90_OVERLAP_SPLIT 1: over pages under
 // 64 keys since session 66, elsewhere with `BLASST_PREFILL_OVERLAP_SPLIT=1`, src/cuda/nvrtc.rs):
 // the overlapped d = 128 kernel with KV_SPLIT's barriers. With one barrier pair per slot the
@@ -1094,7 +1096,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       if (t > 0 && lane == 0) mbar_arrive(b_prv + (KV_SPLIT ? VBAR_OFF : 0) + EMPTY_OFF);
     };
 #endif
-#if ALIGNED_RETIRE
+#if ALIGNED_RETIRE == 1
     u32 Pn[VN / 16][4];  // this visit's P while P V_{t-1} still reads Pc
     float al[2];
 #define PN Pn
@@ -1102,7 +1104,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #define PN Pc
 #endif
     auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {
-#if ALIGNED_RETIRE
+#if ALIGNED_RETIRE == 1
       float P[VN / 2], ms[2], rs[2] = {0.f, 0.f};
 #else
       float P[VN / 2], ms[2], rs[2] = {0.f, 0.f}, al[2];
@@ -1156,7 +1158,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         PN[kk][2] = pack2(P[kk * 8 + 4], P[kk * 8 + 5]);
         PN[kk][3] = pack2(P[kk * 8 + 6], P[kk * 8 + 7]);
       }
-#if ALIGNED_RETIRE
+#if ALIGNED_RETIRE == 1
     };
     auto rescale_o = [&] {
 #endif
@@ -1185,9 +1187,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         #pragma unroll
         for (int j = 0; j < 4; ++j) asm volatile("mov.b32 %0, 0;\n" : "=r"(Pc[kk][j]));
     };
+#if ALIGNED_RETIRE == 2
+    retire_pv();  // before the branches: the exponentials no longer overlap P V_{t-1}
+#endif
     if (skip_lo && skip_hi) {
-#if !ALIGNED_RETIRE
-#if PV_OVERLAP
+#if ALIGNED_RETIRE != 1
+#if PV_OVERLAP && !ALIGNED_RETIRE
       retire_pv();
 #endif
       zero_pc();
@@ -1201,7 +1206,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     } else {
       softmax(false, true, false);
     }
-#if ALIGNED_RETIRE
+#if ALIGNED_RETIRE == 1
     // P V_{t-1} retired after the branches, at one call site for every warp of the warpgroup,
     // then Pc takes P_t (packed into Pn while P V_{t-1} still read Pc) and O its rescale.
     retire_pv();
