@@ -116,22 +116,6 @@
 #define PREFILL90_PV_OVERLAP 1
 #endif
 #define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && HEAD_DIM <= 128 && NWG == 2)
-// ALIGNED_RETIRE (session 66, an experiment: off unless the host defines
-// PREFILL90_ALIGNED_RETIRE 1, `BLASST_PREFILL_ALIGNED_RETIRE=1`, src/cuda/nvrtc.rs): the
-// overlapped Skip-Softmax kernel retires P V_{t-1} after the branches of the softmax instead of
-// in each. wgmma.wait_group is .aligned: every thread of the warpgroup must execute the same
-// instruction, and the warps of a warpgroup take different branches (their own halves'
-// decisions), which compute-sanitizer's synccheck reports as "Mismatching warpgroup instruction
-// pc between warps" (run 311, bench/RESULTS.md session 66; the results were right in every test,
-// but PTX leaves it undefined). Each branch packs its P into Pn, which Pc takes once P V_{t-1}
-// is retired. Over paged caches ptxas then spills 36 bytes (in the producer's copies). On an
-// H100 (run 312) it cost Skip-Softmax 4-6 % contiguous and 7-11 % over 16- and 64-key pages, so
-// it is off. PREFILL90_ALIGNED_RETIRE 2 waits once before the branches instead (the
-// exponentials then no longer overlap P V_{t-1}).
-#ifndef PREFILL90_ALIGNED_RETIRE
-#define PREFILL90_ALIGNED_RETIRE 0
-#endif
-#define ALIGNED_RETIRE (PV_OVERLAP && SKIP ? PREFILL90_ALIGNED_RETIRE : 0)
 // OVERLAP_SPLIT (session 65; where the host defines PREFILL90_OVERLAP_SPLIT 1: over pages under
 // 64 keys since session 66, elsewhere with `BLASST_PREFILL_OVERLAP_SPLIT=1`, src/cuda/nvrtc.rs):
 // the overlapped d = 128 kernel with KV_SPLIT's barriers. With one barrier pair per slot the
@@ -1096,19 +1080,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       if (t > 0 && lane == 0) mbar_arrive(b_prv + (KV_SPLIT ? VBAR_OFF : 0) + EMPTY_OFF);
     };
 #endif
-#if ALIGNED_RETIRE == 1
-    u32 Pn[VN / 16][4];  // this visit's P while P V_{t-1} still reads Pc
-    float al[2];
-#define PN Pn
-#else
-#define PN Pc
-#endif
     auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {
-#if ALIGNED_RETIRE == 1
-      float P[VN / 2], ms[2], rs[2] = {0.f, 0.f};
-#else
       float P[VN / 2], ms[2], rs[2] = {0.f, 0.f}, al[2];
-#endif
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         ms[hh] = mn[hh] == NEG_INF ? 0.f : mn[hh] * p.scale_log2;
@@ -1148,20 +1121,16 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         l[hh] = l[hh] * al[hh] + rs[hh];
         m[hh] = mn[hh];
       }
-#if PV_OVERLAP && !ALIGNED_RETIRE
+#if PV_OVERLAP && !SKIP
       retire_pv();
 #endif
       #pragma unroll
       for (int kk = 0; kk < VN / 16; ++kk) {
-        PN[kk][0] = pack2(P[kk * 8 + 0], P[kk * 8 + 1]);
-        PN[kk][1] = pack2(P[kk * 8 + 2], P[kk * 8 + 3]);
-        PN[kk][2] = pack2(P[kk * 8 + 4], P[kk * 8 + 5]);
-        PN[kk][3] = pack2(P[kk * 8 + 6], P[kk * 8 + 7]);
+        Pc[kk][0] = pack2(P[kk * 8 + 0], P[kk * 8 + 1]);
+        Pc[kk][1] = pack2(P[kk * 8 + 2], P[kk * 8 + 3]);
+        Pc[kk][2] = pack2(P[kk * 8 + 4], P[kk * 8 + 5]);
+        Pc[kk][3] = pack2(P[kk * 8 + 6], P[kk * 8 + 7]);
       }
-#if ALIGNED_RETIRE == 1
-    };
-    auto rescale_o = [&] {
-#endif
       // Rescale O only when some row's maximum moved (al == 1 exactly otherwise); P V_{t-1} is
       // retired, P V_t not issued yet. (A visit that skips both halves moves no maximum.)
       if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
@@ -1180,23 +1149,26 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // kept visits cost ~240-400 cycles more than the dense kernel's (bench/micro/
     // profile_visits.py); these copies made the skip kernel 2-6 % faster at every sparsity,
     // nothing skipped included (bench/ab_prefill.py, bench/runs/session7/ab2-fast3-fast4.log).
-    // Pc zero, in volatile moves: not hoisted above the branch onto every visit's path.
-    auto zero_pc = [&] {
+#if PV_OVERLAP
+    // P V_{t-1} retired before the branches, at one instruction for every warp of the
+    // warpgroup: wgmma.wait_group is .aligned (every thread of the warpgroup must execute the same
+    // one), and the warps of a warpgroup take different branches (each decides its own halves).
+    // Until session 66 each branch retired it (in the softmax, after the exponentials, as the
+    // dense kernel does), which compute-sanitizer's synccheck reports as mismatched wgmma
+    // instruction PCs between warps (run 311; the results were right in every test, but PTX
+    // leaves it undefined). Here the exponentials no longer overlap P V_{t-1}, and on an H100
+    // that was no slower (run 313: Skip-Softmax +0.1..+3.4 % at 48-92 % skipped, -2.6..+2.0 %
+    // with nothing skipped). One wait after the branches instead (each branch's P packed into a
+    // second buffer that Pc took after the wait) cost 4-11 % (run 312: 32 more live registers at
+    // the join, 36 bytes of spills over paged caches).
+    retire_pv();
+#endif
+    if (skip_lo && skip_hi) {
+      // Zeroed here, not hoisted above the branch onto every visit's path (volatile).
       #pragma unroll
       for (int kk = 0; kk < VN / 16; ++kk)
         #pragma unroll
         for (int j = 0; j < 4; ++j) asm volatile("mov.b32 %0, 0;\n" : "=r"(Pc[kk][j]));
-    };
-#if ALIGNED_RETIRE == 2
-    retire_pv();  // before the branches: the exponentials no longer overlap P V_{t-1}
-#endif
-    if (skip_lo && skip_hi) {
-#if ALIGNED_RETIRE != 1
-#if PV_OVERLAP && !ALIGNED_RETIRE
-      retire_pv();
-#endif
-      zero_pc();
-#endif
     } else if (need_mask) {
       softmax(!skip_lo, !skip_hi, true);
     } else if (!skip_lo && !skip_hi) {
@@ -1206,20 +1178,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     } else {
       softmax(false, true, false);
     }
-#if ALIGNED_RETIRE == 1
-    // P V_{t-1} retired after the branches, at one call site for every warp of the warpgroup,
-    // then Pc takes P_t (packed into Pn while P V_{t-1} still read Pc) and O its rescale.
-    retire_pv();
-    if (skip_lo && skip_hi) {
-      zero_pc();
-    } else {
-      #pragma unroll
-      for (int kk = 0; kk < VN / 16; ++kk)
-        #pragma unroll
-        for (int j = 0; j < 4; ++j) Pc[kk][j] = Pn[kk][j];
-      rescale_o();
-    }
-#endif
     // The warp's decisions for the next turn (every lane stores the same bytes: no branch; after
     // the softmax, off its path).
     vote(0, skip_lo);

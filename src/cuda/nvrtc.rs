@@ -255,24 +255,6 @@ fn prefill90_overlap_split() -> bool {
     std::env::var("BLASST_PREFILL_OVERLAP_SPLIT").is_ok_and(|v| v.trim() == "1")
 }
 
-/// Whether the overlapped Hopper Skip-Softmax prefill kernels (d = 128) retire P V_{t-1} after
-/// the softmax's branches, at one instruction for every warp of a warpgroup
-/// (kernels/prefill_sm90.cu `ALIGNED_RETIRE`, session 66): off unless
-/// `BLASST_PREFILL_ALIGNED_RETIRE=1`, an experiment. Without it the warps of a warpgroup that
-/// decide differently wait for the wgmma group at different instructions, which synccheck
-/// reports (run 311). Read at every compile, so the source and its cache key follow it.
-/// `=2` waits once before the branches instead (no P V overlap for the exponentials).
-fn prefill90_aligned_retire() -> Option<&'static str> {
-    match std::env::var("BLASST_PREFILL_ALIGNED_RETIRE")
-        .as_deref()
-        .map(str::trim)
-    {
-        Ok("1") => Some("1"),
-        Ok("2") => Some("2"),
-        _ => None,
-    }
-}
-
 /// The row-tile warps decode kernel's test delay (`BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, 0
 /// unless set, at most 1 ms): its producer warp waits that long between a tile's decision wait
 /// and its wait for the tile's V slot, the window in which, before session 48, consumers that
@@ -457,12 +439,6 @@ impl Variant {
                 defines.push_str("#define PREFILL90_PV_OVERLAP 0\n");
             } else if split {
                 defines.push_str("#define PREFILL90_OVERLAP_SPLIT 1\n");
-            }
-            if let Some(mode) = prefill90_aligned_retire()
-                && self.skip
-                && prefill90_has_pv_overlap(self.head_dim as usize, self.sweep)
-            {
-                defines.push_str(&format!("#define PREFILL90_ALIGNED_RETIRE {mode}\n"));
             }
             if !prefill90_int_maxima() {
                 defines.push_str("#define PREFILL90_INT_MAXIMA 0\n");

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (The switch it calls, BLASST_PREFILL_ALIGNED_RETIRE, was in the tree at d19b3f2-4c5af61 only: after run 313 mode 2 became the kernel and the switch went.)
 # Run 312 (session 66): run 311's synccheck found the overlapped d = 128 Skip-Softmax kernel
 # waiting for P V_{t-1} (wgmma.wait_group, an .aligned instruction) at different instructions in
 # the warps of one warpgroup: each branch of the softmax had its own wait. ALIGNED_RETIRE

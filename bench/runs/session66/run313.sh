@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (The switch it calls, BLASST_PREFILL_ALIGNED_RETIRE, was in the tree at d19b3f2-4c5af61 only: after run 313 mode 2 became the kernel and the switch went.)
 # Run 313 (session 66): run 312's ALIGNED_RETIRE (one wait after the softmax branches) passed
 # synccheck but cost Skip-Softmax 4-11 %. Mode 2 (`BLASST_PREFILL_ALIGNED_RETIRE=2`) waits once
 # before the branches: no extra registers or moves, but the exponentials no longer overlap
