@@ -247,8 +247,9 @@ impl<const NB: usize> Cta<NB> {
                 }
                 self.warps[w].1 = 3;
             }
-            // `retire_pv` (in the softmax): P V done, its V still the visit it read; V of visit
-            // t - 1 released (split) or its slot.
+            // `retire_pv` (the dense kernel's in the softmax, the Skip-Softmax kernel's before
+            // its branches since session 66; the same step here): P V done, its V still the
+            // visit it read; V of visit t - 1 released (split) or its slot.
             _ => {
                 if let Some(u) = self.pv_visit(t, w) {
                     self.read(Kind::V, u, w)?;
