@@ -117,8 +117,9 @@
 #define PREFILL90_PV_OVERLAP 1
 #endif
 #define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && HEAD_DIM <= 128 && NWG == 2)
-// OVERLAP_SPLIT (session 65; where the host defines PREFILL90_OVERLAP_SPLIT 1: over pages under
-// 64 keys since session 66, elsewhere with `BLASST_PREFILL_OVERLAP_SPLIT=1`, src/cuda/nvrtc.rs):
+// OVERLAP_SPLIT (session 65; where the host defines PREFILL90_OVERLAP_SPLIT 1: since session 66
+// the Skip-Softmax kernel over pages under 64 keys and the dense one under 32, elsewhere with
+// `BLASST_PREFILL_OVERLAP_SPLIT=1`, src/cuda/nvrtc.rs `Variant::with_small_pages`):
 // the overlapped d = 128 kernel with KV_SPLIT's barriers. With one barrier pair per slot the
 // overlap releases a slot only in retire_pv, a softmax after S_t; split, K of visit t is released
 // as soon as S_t is done (the wait for S_t) and V of visit t - 1 in retire_pv, so the producer's

@@ -558,8 +558,8 @@ fn skip_decisions_match_the_cpu_tile_by_tile() {
         // several row tiles (6 tokens x GQA 8: three of 16 at d = 64, six of 8 at d = 128), each
         // deciding alone
         (6, 6000, 16, 2, true, 0.2, Layout::Bshd),
-        // prefill over pages under 64 keys (at d = 128 the overlapped kernels with split K and V
-        // barriers: `Variant::with_small_pages`)
+        // prefill over pages under 64 keys (at d = 128 the overlapped Skip-Softmax kernel with
+        // split K and V barriers, and the dense one over 16-key pages: `Variant::with_small_pages`)
         (700, 1500, 8, 2, true, 0.2, Layout::Paged(16)),
         (500, 1200, 8, 2, false, 0.2, Layout::Paged(32)),
     ];
@@ -728,6 +728,29 @@ fn skip_kernel_that_skips_nothing_is_bit_identical_to_dense() {
             lk: vec![9000, 3000],
             causal: false,
             layout: Layout::Bshd,
+            dtype: BLASST_DTYPE_BF16,
+        },
+        // Prefill over 16- and 32-key pages: on Hopper the Skip-Softmax kernel is the small-page
+        // one at both, the dense kernel at 16 only; at 32 it is the `_paged` kernel
+        // (`Variant::with_small_pages`, session 66), whose arithmetic is the same.
+        Case {
+            hq: 8,
+            hkv: 2,
+            d: 128,
+            lq: vec![700],
+            lk: vec![1500],
+            causal: true,
+            layout: Layout::Paged(16),
+            dtype: BLASST_DTYPE_BF16,
+        },
+        Case {
+            hq: 8,
+            hkv: 2,
+            d: 128,
+            lq: vec![500],
+            lk: vec![1200],
+            causal: false,
+            layout: Layout::Paged(32),
             dtype: BLASST_DTYPE_BF16,
         },
     ] {

@@ -1436,12 +1436,8 @@ unsafe fn launch_in(
         Variant::new(family, bf16, dims, mode, ctx.shape.smem_per_sm)
             // Pages smaller than a decode tile (16 or 32 keys: a tile spans 4 or 2 pages) take
             // the Hopper decode kernel's small-page specialisation, and the d = 128 Hopper
-            // prefill kernel's (`Variant::with_small_pages`).
-            .with_small_pages(
-                d.paged
-                    .as_ref()
-                    .is_some_and(|pg| pg.page_size < crate::attn::plan::DECODE_BLOCK_N as usize),
-            )
+            // prefill kernel's (its dense kernel under 32 keys only: `Variant::with_small_pages`).
+            .with_small_pages(d.paged.as_ref().map(|pg| pg.page_size))
     };
     match phase {
         Phase::Prefill => {

@@ -245,8 +245,8 @@ fn prefill90_int_maxima() -> bool {
 }
 
 /// Whether every overlapped Hopper prefill kernel (d = 128) takes split K and V barriers
-/// (kernels/prefill_sm90.cu `OVERLAP_SPLIT`, session 65): the kernels over pages under 64 keys
-/// always do (`with_small_pages`); the others only with `BLASST_PREFILL_OVERLAP_SPLIT=1`, an
+/// (kernels/prefill_sm90.cu `OVERLAP_SPLIT`, session 65): the small-page kernels always do
+/// (`with_small_pages`); the others only with `BLASST_PREFILL_OVERLAP_SPLIT=1`, an
 /// experiment. Measured on an H100 (run 310, bench/RESULTS.md "Session 66"), against the one
 /// barrier pair per slot: contiguous and over 64-key pages dense -0.4..-6.7 %, Skip-Softmax
 /// -3..-0.2 % up to ~50 % skipped, -0.7..+2.7 % at 65-70 %, +2..+9 % at 75-92 %; so off by
@@ -529,24 +529,36 @@ impl Variant {
         }
     }
 
-    /// The specialisation for pages under 64 keys (`small_pages`) when `small`, of the two
-    /// kernels that have one: the Hopper decode kernel (`PAGED_SMALL`: a tile's copies warp by
-    /// warp) and the d = 128 Hopper prefill kernel, dense and Skip-Softmax, whose P V overlap over
-    /// small pages takes split K and V barriers (`PREFILL90_OVERLAP_SPLIT 1`, session 66): with
-    /// one barrier pair per slot the overlap made paged prefill there 3-7 % slower (run 294), so
-    /// sessions 62-65 built those kernels without it; the split overlap is faster than both over
-    /// 16-key pages (run 310 on an H100: dense -1.4..+2.5 % and Skip-Softmax +3.6..+14.4 % over the
-    /// kernels without overlap, +5.5..+33.8 % over the plain overlap) and over 32-key pages faster
-    /// than the kernels without it (dense +0.3..+4.2 %, Skip-Softmax -0.4..+4.4 %), within
-    /// -4.1..-0.2 % of the plain overlap dense and -2.5..+13.6 % skipping. Any other variant
-    /// unchanged.
-    pub fn with_small_pages(mut self, small: bool) -> Variant {
-        let has = match self.family {
-            Family::DecodeSm90 => true,
-            Family::PrefillSm90 => prefill90_has_pv_overlap(self.head_dim as usize, self.sweep),
-            _ => false,
-        };
-        self.small_pages = small && self.paged && has;
+    /// The specialisation for small pages (`small_pages`) at `page_size` keys per page (None: a
+    /// contiguous cache), of the two kernels that have one: the Hopper decode kernel under 64 keys
+    /// (`PAGED_SMALL`: a tile's copies warp by warp), and the d = 128 Hopper prefill kernel, whose
+    /// P V overlap over small pages takes split K and V barriers (`PREFILL90_OVERLAP_SPLIT 1`,
+    /// session 66): the Skip-Softmax kernel under 64 keys, the dense one under 32.
+    ///
+    /// With one barrier pair per slot the overlap made paged prefill over 16-key pages 3-7 %
+    /// slower (run 294), so sessions 62-65 built the small-page kernels without it. Run 310 (an
+    /// H100, the three forms in alternation) measured:
+    /// - 16-key pages: the split is the fastest, dense -1.4..+2.5 % and Skip-Softmax
+    ///   +3.6..+14.4 % over the kernels without the overlap, +5.5..+33.8 % over the plain
+    ///   overlap;
+    /// - 32-key pages: the plain overlap (the `_paged` kernel, cubin for cubin) is the fastest
+    ///   dense kernel (+0.2..+4.1 % over the split, +0.6..+7.7 % over no overlap), the split the
+    ///   fastest Skip-Softmax kernel (-0.4..+4.4 % over no overlap, -0.9..+13.6 % over the plain
+    ///   overlap).
+    ///
+    /// Any other variant unchanged.
+    pub fn with_small_pages(mut self, page_size: Option<usize>) -> Variant {
+        let below =
+            match self.family {
+                Family::DecodeSm90 => crate::attn::plan::DECODE_BLOCK_N as usize,
+                Family::PrefillSm90
+                    if prefill90_has_pv_overlap(self.head_dim as usize, self.sweep) =>
+                {
+                    if self.skip { 64 } else { 32 }
+                }
+                _ => 0,
+            };
+        self.small_pages = self.paged && page_size.is_some_and(|p| p < below);
         self
     }
 
@@ -573,7 +585,7 @@ impl Variant {
                         }
                         let var =
                             Variant::new(family, bf16, dims, [skip, sweep, paged], smem_per_sm);
-                        let small = var.clone().with_small_pages(true);
+                        let small = var.clone().with_small_pages(Some(16));
                         if small.small_pages {
                             v.push(small);
                         }
@@ -928,18 +940,26 @@ mod tests {
                 assert!(v.source().contains("#define PAGED_SMALL 1\n"));
                 assert_eq!(v.source().contains(SPLIT), v.family == Family::PrefillSm90);
                 assert!(!v.source().contains("#define PREFILL90_PV_OVERLAP 0\n"));
-                let large = (*v).clone().with_small_pages(false);
+                let large = (*v).clone().with_small_pages(None);
                 assert!(all.contains(&large));
                 assert!(large.name().ends_with("_paged"));
                 assert!(large.source().contains("#define PAGED_SMALL 0\n"));
                 assert!(!large.source().contains(SPLIT));
             }
             for v in &all {
-                let s = v.clone().with_small_pages(true);
+                let s = v.clone().with_small_pages(Some(16));
                 assert_eq!(
                     s.small_pages,
                     v.paged && (v.family == Family::DecodeSm90 || prefill(v))
                 );
+                // 32-key pages: the decode kernel's and the prefill Skip-Softmax kernel's
+                // specialisation, not the prefill dense kernel's (run 310); 64: none.
+                let s = v.clone().with_small_pages(Some(32));
+                assert_eq!(
+                    s.small_pages,
+                    v.paged && (v.family == Family::DecodeSm90 || (prefill(v) && v.skip))
+                );
+                assert!(!v.clone().with_small_pages(Some(64)).small_pages);
             }
             let names: std::collections::HashSet<String> = all.iter().map(Variant::name).collect();
             assert_eq!(names.len(), all.len());
