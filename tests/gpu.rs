@@ -708,52 +708,18 @@ fn skip_kernel_that_skips_nothing_is_bit_identical_to_dense() {
         return;
     }
     let mut rng = Rng::new(seed());
-    for c in [
+    let shapes: [(usize, usize, &[usize], &[usize], Layout, bool); 4] = [
         // 224 CTAs: more than the H200's 132 multiprocessors
-        Case {
-            hq: 32,
-            hkv: 8,
-            d: 128,
-            lq: vec![777],
-            lk: vec![777],
-            causal: true,
-            layout: Layout::Bshd,
-            dtype: BLASST_DTYPE_BF16,
-        },
-        Case {
-            hq: 32,
-            hkv: 8,
-            d: 128,
-            lq: vec![1, 1],
-            lk: vec![9000, 3000],
-            causal: false,
-            layout: Layout::Bshd,
-            dtype: BLASST_DTYPE_BF16,
-        },
+        (32, 8, &[777], &[777], Layout::Bshd, true),
+        (32, 8, &[1, 1], &[9000, 3000], Layout::Bshd, false),
         // Prefill over 16- and 32-key pages: on Hopper the Skip-Softmax kernel is the small-page
         // one at both, the dense kernel at 16 only; at 32 it is the `_paged` kernel
         // (`Variant::with_small_pages`, session 66), whose arithmetic is the same.
-        Case {
-            hq: 8,
-            hkv: 2,
-            d: 128,
-            lq: vec![700],
-            lk: vec![1500],
-            causal: true,
-            layout: Layout::Paged(16),
-            dtype: BLASST_DTYPE_BF16,
-        },
-        Case {
-            hq: 8,
-            hkv: 2,
-            d: 128,
-            lq: vec![500],
-            lk: vec![1200],
-            causal: false,
-            layout: Layout::Paged(32),
-            dtype: BLASST_DTYPE_BF16,
-        },
-    ] {
+        (8, 2, &[700], &[1500], Layout::Paged(16), true),
+        (8, 2, &[500], &[1200], Layout::Paged(32), false),
+    ];
+    for (hq, hkv, lq, lk, layout, causal) in shapes {
+        let c = Case::of((hq, hkv, lq, lk, layout), 128, causal, BLASST_DTYPE_BF16);
         let bt = c.build(&mut rng, &mut normal);
         let dense = run_gpu::<bf16>(&bt, 0.0).unwrap();
         let tiny = run_gpu::<bf16>(&bt, 1e-30).unwrap();
