@@ -107,7 +107,8 @@
 // PREFILL90_PV_OVERLAP 0: src/cuda/nvrtc.rs, `BLASST_PREFILL_PV_OVERLAP=0`): S_t and P V_{t-1}
 // in separate commit groups, each P V chain unconditional, so the row maxima and exponentials of
 // S_t run while P V_{t-1} does (see the loop; in the Skip-Softmax kernel since session 66 the
-// row maxima and decisions only: its wait for P V_{t-1} comes before the softmax's branches). On an H100 (bench/RESULTS.md, runs 291-294):
+// row maxima and decisions only: its wait for P V_{t-1} comes before the softmax's branches).
+// On an H100 (bench/RESULTS.md, runs 291-294):
 // dense +1.5..+11 %, Skip-Softmax -2..+8 % up to ~70 % skipped, -8..+1 % at 75-92 % (a skipped
 // visit has no P V to overlap); the whole GPU suite, memcheck and racecheck pass with it (run 293). The
 // d = 128 kernel only: not at d = 256 (KV_SPLIT: its slots' K and V barriers), not at d = 64

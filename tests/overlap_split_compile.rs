@@ -1,6 +1,6 @@
 //! The overlapped Hopper prefill kernel's split K and V barriers (kernels/prefill_sm90.cu
-//! `OVERLAP_SPLIT`, session 65): the d = 128 dense and Skip-Softmax kernels over pages under 64
-//! keys take them by default (since session 66, run 310), the others with the experiment switch
+//! `OVERLAP_SPLIT`, session 65): the d = 128 small-page kernels take them by default (since
+//! session 66, run 310: Skip-Softmax under 64 keys, dense under 32), the others with the switch
 //! `BLASST_PREFILL_OVERLAP_SPLIT=1`, which reaches those d = 128 kernels only (the ones with the
 //! P V overlap), changes their disk-cache key, and makes kernels that compile for sm_90a without
 //! spills and without ptxas serialising a wgmma pipeline (the small-page ones are default kernels:

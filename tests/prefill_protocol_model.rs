@@ -1,6 +1,7 @@
 //! A model of the Hopper prefill kernel's ring protocol (kernels/prefill_sm90.cu) with the P V
-//! overlap (`PV_OVERLAP`, the d = 128 kernels), one barrier pair per slot (the default) or K's and
-//! V's apart (`OVERLAP_SPLIT`, session 65's experiment, `BLASST_PREFILL_OVERLAP_SPLIT=1`), run
+//! overlap (`PV_OVERLAP`, the d = 128 kernels), one barrier pair per slot (contiguous and 64-key
+//! pages and up) or K's and V's apart (`OVERLAP_SPLIT`: the small-page kernels since session 66,
+//! the others with `BLASST_PREFILL_OVERLAP_SPLIT=1`), run
 //! under many random schedules on the CPU: no schedule may deadlock, no copy may land in a slot
 //! before every consumer warp is done with what it held, and every read finds the visit it
 //! expects. With the overlap a warp reads V of visit t - 1 in visit t (and the dense kernel V of
