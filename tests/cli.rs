@@ -220,9 +220,12 @@ fn plan_into_a_closed_pipe_does_not_panic() {
     use std::os::fd::{FromRawFd, OwnedFd};
     use std::os::unix::process::ExitStatusExt;
     let mut fds = [0i32; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe() writes.
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0, "pipe()");
-    // SAFETY: both descriptors were just opened by pipe() and are owned here only.
+    // Close-on-exec: the test harness runs tests on several threads, and a child that another
+    // test spawns between pipe() and drop(read_end) would otherwise inherit the read end and
+    // keep it open, so the write succeeds and blasst exits 0 (seen once, session 66).
+    // SAFETY: `fds` has room for the two descriptors pipe2() writes.
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0, "pipe2()");
+    // SAFETY: both descriptors were just opened by pipe2() and are owned here only.
     let (read_end, write_end) =
         unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
     drop(read_end); // every write into the pipe now fails with EPIPE
