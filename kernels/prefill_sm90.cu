@@ -72,7 +72,15 @@
 #define NH (VN / BN)            // plan tiles per visit: 2, at d = 256 1
 #define NPWG PREFILL90_PRODUCER_WGS  // producer warpgroups (host: src/cuda/nvrtc.rs prefill90_producer_wgs: 2 for paged caches at d = 256, else 1)
 #define NTHREADS (128 * (NWG + NPWG))  // consumer warpgroups 0 .. NWG - 1, then the producer(s)
-#define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
+// PSMEM (session 67, an experiment: `BLASST_PREFILL_PSMEM=1`, src/cuda/nvrtc.rs): S a visit
+// ahead, P through shared memory (see the consumers' loop); contiguous and ragged layouts at
+// d = 128 (not padded head dims), dense and Skip-Softmax. Two ring slots with K's and V's own
+// barriers, so that P's 32 KB fit.
+#ifndef PREFILL90_PSMEM
+#define PREFILL90_PSMEM 0
+#endif
+#define PSMEM (PREFILL90_PSMEM && !PAGED && !SWEEP && HEAD_DIM == 128 && DIM == HEAD_DIM && PREFILL90_CONSUMER_WGS == 2)
+#define NB (PSMEM ? 2 : PREFILL90_SLOTS)  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
 // Registers per thread after the split (setmaxnreg; what the launch bounds give every thread at
 // launch is 384 x 168, with three consumer warpgroups or two producer warpgroups 512 x 128).
 // Paged: two producer teams (TMA, cp.async for partial visits), 128 x 56 + 256 x 224, with three
@@ -117,7 +125,7 @@
 #ifndef PREFILL90_PV_OVERLAP
 #define PREFILL90_PV_OVERLAP 1
 #endif
-#define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && HEAD_DIM <= 128 && NWG == 2)
+#define PV_OVERLAP (PREFILL90_PV_OVERLAP && !PSMEM && !SWEEP && HEAD_DIM <= 128 && NWG == 2)
 // OVERLAP_SPLIT (session 65; where the host defines PREFILL90_OVERLAP_SPLIT 1: since session 66
 // the Skip-Softmax kernel over pages under 64 keys and the dense one under 32, elsewhere with
 // `BLASST_PREFILL_OVERLAP_SPLIT=1`, src/cuda/nvrtc.rs `Variant::with_small_pages`):
@@ -132,7 +140,7 @@
 #ifndef PREFILL90_OVERLAP_SPLIT
 #define PREFILL90_OVERLAP_SPLIT 0
 #endif
-#define KV_SPLIT (HEAD_DIM > 128 || (PV_OVERLAP && PREFILL90_OVERLAP_SPLIT))
+#define KV_SPLIT (HEAD_DIM > 128 || PSMEM || (PV_OVERLAP && PREFILL90_OVERLAP_SPLIT))
 // INT_MAXIMA (session 61): the row maxima of unmasked visits as integer maxima of three
 // (VIMNMX3: two maxima per instruction at FMNMX's issue rate), the float tree where some lane's
 // scores are all negative or zero (see the loop); the same maxima bit for bit. On an H100 (run
@@ -221,6 +229,22 @@ DEVI void wgmma_ss_n128(float (&d)[64], u64 da, u64 db, int scale_d) {
                : WG_D64(d)
                : "l"(da), "l"(db), "r"(scale_d));
 }
+#if PSMEM
+// D(64 x 128, fp32) += A(64 x 16, shared memory via `da`, K-major) * B(16 x 128, shared memory via
+// `db`, read N-major): P V with P from shared memory.
+DEVI void wgmma_ss_n128_tb(float (&d)[64], u64 da, u64 db) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k16.f32." WG_T "." WG_T " " WG_R64 ", %64, %65, p, 1, 1, 0, 1;\n}\n"
+               : WG_D64(d)
+               : "l"(da), "l"(db), "r"(1));
+}
+// Four 8 x 8 matrices of 16-bit elements from the accumulator layout into shared memory (lane L
+// gives the address of row L % 8 of matrix L / 8).
+DEVI void stmatrix_x4(u32 addr, const u32 (&r)[4]) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+               : "memory");
+}
+#endif
 // D(64 x 64, fp32) (+)= A(64 x 16, shared memory via `da`, K-major) * B(16 x 64, shared memory
 // via `db`, K-major); scale_d == 0 overwrites D. (S of a 64-key visit, d = 256.)
 DEVI void wgmma_ss_n64(float (&d)[32], u64 da, u64 db, int scale_d) {
@@ -784,6 +808,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // O += P V of the visit in `slot`, the keys of its lower plan tile if `lo`, of its upper one
   // if `hi` (both warp-uniform). B is V read N-major; blocks of 64 head columns are VN * 128
   // bytes apart.
+#if !PSMEM
   auto issue_pv = [&](const u32(&pf)[VN / 16][4], u32 v_slot, bool lo, bool hi) {
     const u64 dv = smem_desc(v_slot, VN * 128, 1024);
     #pragma unroll
@@ -799,7 +824,290 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       }
     }
   };
+#endif
 
+#if PSMEM
+  // PSMEM (session 67, an experiment behind `BLASST_PREFILL_PSMEM=1`): S one visit ahead, P
+  // through shared memory. In visit t's turn a warpgroup issues S_{t+1} = Q K_{t+1}^T (into the
+  // other score buffer) and P V_{t-1} (P read from shared memory by the tensor cores), then runs
+  // visit t's row maxima, votes and softmax on S_t, which the previous visit left complete,
+  // writing P_t into shared memory as its exponentials come (stmatrix; two P buffers, so P V_{t-1}
+  // may still read the other); it waits for both MMAs at the visit's end, so nothing is in flight
+  // across the loop's back edge, and rescales O. A skipped visit's chain (maxima, votes) then
+  // runs while its own next S computes, where the tree waits for S_t after issuing it
+  // (bench/RESULTS.md session 58: ~900 cycles of chain after a 512-cycle S, the tensor cores idle
+  // ~30 % of a skipped visit). Registers: O 64 + two S 64 (no P held across visits). Shared
+  // memory: Q 32 KB, two slots of K and of V (KV_SPLIT, 128 KB), two P buffers per warpgroup
+  // (64 KB): the host's size for three slots. Decisions and sums are the tree's: the same maxima,
+  // votes and exponentials in the same order, O rescaled by the same factor before the same P V
+  // (P from shared memory instead of registers).
+  const u32 sPw = sV + NB * KV_BYTES + (u32)wg * (2 * 64 * VN * 2);  // P buffer b at sPw + b * 16 KB
+  const u64 dpw = smem_desc(sPw, 16, 1024);
+  // stmatrix: lane L addresses row (L % 8) + 8 ((L / 8) % 2) of its warp's 16 and the key chunk
+  // 2 kk + L / 16 of the 16-key step kk (the four 8 x 8 matrices of a step: rows 0-7 / 8-15 of
+  // keys 16 kk .. + 7, then of keys 16 kk + 8 .. + 15).
+  const auto p_addr = [&](int b, int kk) {
+    const int prow = warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
+    return sPw + (u32)(b * 64 * VN * 2 + (kk / 4) * 64 * 128 + prow * 128) + ((u32)((2 * (kk % 4) + (lane >> 4)) ^ (prow & 7)) << 4);
+  };
+  // O += P V of visit u (P in buffer b, V in slot `vs`), the halves some warp kept.
+  auto issue_pv_s = [&](int b, u32 vs, bool lo, bool hi) {
+    const u64 dv = smem_desc(vs, VN * 128, 1024);
+    #pragma unroll
+    for (int kk = 0; kk < VN / 16; ++kk)
+      if (kk < BN / 16 ? lo : hi)
+        wgmma_ss_n128_tb(O, dpw + (u64)((b * 64 * VN * 2 + (kk / 4) * 64 * 128 + (kk % 4) * 32) >> 4), dv + (u64)((kk * 16 * 128) >> 4));
+  };
+#if SKIP
+  u32 wk_cur = smem_u32(&wkeep[wg][0][0]), wk_prv = wk_cur + NH * 4;
+  auto kept = [&](bool valid, u32 wk, int hf) {
+    u32 w;
+    asm volatile("ld.volatile.shared.u32 %0, [%1];\n" : "=r"(w) : "r"(wk + 4u * hf));
+    return __all_sync(0xffffffffu, valid && w != 0u);
+  };
+  auto vote = [&](int hf, bool skip) {
+    asm volatile("st.volatile.shared.u8 [%0], %1;\n" ::"r"(wk_cur + 4u * hf + warp), "r"(skip ? 0u : 1u));
+  };
+  // Whether this warp's rows of P buffer b's half hf in shared memory are zero already (a
+  // skipped half is written as zeros once, then left): bit 2 b + hf.
+  u32 pz = 0u;
+#endif
+  const auto kslot = [&](int u) { return sK + (u32)(u & 1) * KV_BYTES; };
+  const auto kbar = [&](int u) { return full0 + 8u * (u32)(u & 1); };
+  const auto uph = [&](int u) { return (u32)(u >> 1) & 1u; };
+  float SA[VN / 2], SB[VN / 2];
+  if (nv > 0) {
+    mbar_wait(qfull, 0);                                // Q has landed
+    if (wg == NWG - 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
+    // The first turn: S_0.
+    mbar_wait(kbar(0), 0);
+    named_sync(BAR_TURN + wg, 2 * 128);
+    wg_fence();
+    issue_s(SA, kslot(0));
+    wg_commit();
+    named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
+    wg_wait<0>();
+    reg_fence(SA);
+    if (lane == 0) mbar_arrive(kbar(0) + EMPTY_OFF);
+  }
+  // Visit t (P buffer b = t % 2) on S_t in `Sc` (complete); S_{t+1} goes into `Sn`.
+  const auto visit = [&](int t, const int b, float(&Sc)[VN / 2], float(&Sn)[VN / 2]) {
+    const int v = nv - 1 - t, k0 = v * VN;
+    const bool next = t + 1 < nv;
+    if (next) mbar_wait(kbar(t + 1), uph(t + 1));                      // K of visit t + 1
+    if (t > 0) mbar_wait(kbar(t - 1) + VBAR_OFF, uph(t - 1));          // V of visit t - 1
+    named_sync(BAR_TURN + wg, 2 * 128);
+    wg_fence();
+    // S_{t+1}; after the last visit a dummy on Q's own rows (the product is never read): an S
+    // issued under a condition made ptxas serialise the pipeline (C7514).
+    issue_s(Sn, next ? kslot(t + 1) : sQ);
+#if SKIP
+    {
+      const bool pv_lo = kept(t > 0, wk_prv, 0), pv_hi = kept(t > 0, wk_prv, 1);
+      const u32 vs = kslot(t - 1) + NB * KV_BYTES;
+      if (pv_lo && pv_hi) issue_pv_s(b ^ 1, vs, true, true);
+      else if (pv_lo) issue_pv_s(b ^ 1, vs, true, false);
+      else if (pv_hi) issue_pv_s(b ^ 1, vs, false, true);
+    }
+#else
+    if (t > 0) issue_pv_s(b ^ 1, kslot(t - 1) + NB * KV_BYTES, true, true);
+#endif
+    wg_commit();
+    named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
+
+    const bool need_mask = rows_partial || k0 > kfull;
+    const int kl[2] = {vis[0] - k0, vis[1] - k0};
+    float mx[NH][2];
+    if (need_mask) {
+      #pragma unroll
+      for (int hf = 0; hf < NH; ++hf)
+        #pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          float x = NEG_INF;
+          #pragma unroll
+          for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
+            #pragma unroll
+            for (int e = 0; e < 2; ++e)
+              if (nt * 8 + e <= kl[hh]) x = fmaxf(x, Sc[nt * 4 + hh * 2 + e]);
+          mx[hf][hh] = x;
+        }
+    } else {
+      const auto float_maxima = [&] {
+        #pragma unroll
+        for (int hf = 0; hf < NH; ++hf)
+          #pragma unroll
+          for (int hh = 0; hh < 2; ++hh) {
+            float a[8];
+            #pragma unroll
+            for (int i = 0; i < 8; ++i) a[i] = fmaxf(Sc[(hf * 8 + i) * 4 + hh * 2], Sc[(hf * 8 + i) * 4 + hh * 2 + 1]);
+            #pragma unroll
+            for (int w = 4; w >= 1; w /= 2)
+              #pragma unroll
+              for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
+            mx[hf][hh] = a[0];
+          }
+      };
+#if INT_MAXIMA
+      u32 worst = 0u;
+      #pragma unroll
+      for (int hf = 0; hf < NH; ++hf)
+        #pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          int e[16];
+          #pragma unroll
+          for (int i = 0; i < 16; ++i) e[i] = __float_as_int(Sc[(hf * 8 + i / 2) * 4 + hh * 2 + i % 2]);
+          const int u0 = __vimax3_s32(__vimax3_s32(e[0], e[1], e[2]), __vimax3_s32(e[3], e[4], e[5]), __vimax3_s32(e[6], e[7], e[8]));
+          const int u1 = __vimax3_s32(__vimax3_s32(e[9], e[10], e[11]), __vimax3_s32(e[12], e[13], e[14]), e[15]);
+          const int x = max(u0, u1);
+          worst = max(worst, (u32)x - 1u);
+          mx[hf][hh] = __int_as_float(x);
+        }
+      if (__any_sync(0xffffffffu, worst >= 0x7f800000u)) float_maxima();
+#else
+      float_maxima();
+#endif
+    }
+    #pragma unroll
+    for (int d = 1; d <= 2; d *= 2)
+      #pragma unroll
+      for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
+    float mn[2];
+#if SKIP
+    bool skip_hi, skip_lo;
+    if (p.log2_lambda <= 0.f) {
+      const float m10 = fmaxf(m[0], mx[1][0]), m11 = fmaxf(m[1], mx[1][1]);
+      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
+      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
+      mn[0] = fmaxf(m10, mx[0][0]);
+      mn[1] = fmaxf(m11, mx[0][1]);
+    } else {
+      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
+      const float m10 = skip_hi ? m[0] : fmaxf(m[0], mx[1][0]), m11 = skip_hi ? m[1] : fmaxf(m[1], mx[1][1]);
+      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
+      mn[0] = skip_lo ? m10 : fmaxf(m10, mx[0][0]);
+      mn[1] = skip_lo ? m11 : fmaxf(m11, mx[0][1]);
+    }
+    if (skip_hi && 2 * v + 1 < nvw) ++skipped;
+    if (skip_lo && 2 * v < nvw) ++skipped;
+#else
+    #pragma unroll
+    for (int hh = 0; hh < 2; ++hh) mn[hh] = fmaxf(fmaxf(m[hh], mx[NH - 1][hh]), mx[0][hh]);
+#endif
+    // The softmax of the kept halves into P buffer b (the tree's order of exponentials and sums,
+    // bit for bit: masked one at a time, otherwise pairs); l and m updated, al the factor O is
+    // rescaled by once P V_{t-1} is done.
+    float al[2] = {1.f, 1.f};
+    auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {
+      float ms[2], rs[2] = {0.f, 0.f};
+      #pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        ms[hh] = mn[hh] == NEG_INF ? 0.f : mn[hh] * p.scale_log2;
+        al[hh] = fast_exp2(m[hh] * p.scale_log2 - ms[hh]);
+      }
+      #pragma unroll
+      for (int kk = 0; kk < VN / 16; ++kk) {
+        if (!(kk < BN / 16 ? keep_lo : keep_hi)) continue;
+        u32 pk[4];
+        #pragma unroll
+        for (int j = 0; j < 4; ++j) {  // entry (nt, hh, e) of pk[2 (nt % 2) + hh]
+          const int nt = 2 * kk + j / 2, hh = j % 2;
+          float x[2];
+          if (masked) {
+            #pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              x[e] = nt * 8 + e <= kl[hh] ? fast_exp2(Sc[nt * 4 + hh * 2 + e] * p.scale_log2 - ms[hh]) : 0.f;
+              rs[hh] += x[e];
+            }
+          } else {
+            x[0] = fast_exp2(Sc[nt * 4 + hh * 2] * p.scale_log2 - ms[hh]);
+            x[1] = fast_exp2(Sc[nt * 4 + hh * 2 + 1] * p.scale_log2 - ms[hh]);
+            rs[hh] += x[0] + x[1];
+          }
+          pk[j] = pack2(x[0], x[1]);
+        }
+        stmatrix_x4(p_addr(b, kk), pk);
+      }
+      #pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        l[hh] = l[hh] * al[hh] + rs[hh];
+        m[hh] = mn[hh];
+      }
+    };
+#if SKIP
+    if (skip_lo && skip_hi) {
+    } else if (need_mask) {
+      softmax(!skip_lo, !skip_hi, true);
+    } else if (!skip_lo && !skip_hi) {
+      softmax(true, true, false);
+    } else if (!skip_lo) {
+      softmax(true, false, false);
+    } else {
+      softmax(false, true, false);
+    }
+    // A skipped half's P: zeros (another warp of the warpgroup may keep it), written once.
+    #pragma unroll
+    for (int hf = 0; hf < 2; ++hf) {
+      const bool sk = hf ? skip_hi : skip_lo;
+      const u32 bit = 1u << (2 * b + hf);
+      if (sk && !(pz & bit)) {
+        const u32 z[4] = {0u, 0u, 0u, 0u};
+        #pragma unroll
+        for (int kk = hf * 4; kk < hf * 4 + 4; ++kk) stmatrix_x4(p_addr(b, kk), z);
+      }
+      pz = sk ? pz | bit : pz & ~bit;
+    }
+#else
+    softmax(true, true, need_mask);
+#endif
+    fence_async_smem();  // P_t, for the tensor cores' next turn
+    // P V_{t-1} and S_{t+1} done (one wait for every warp of the warpgroup): O free, V of visit
+    // t - 1 and K of visit t + 1 released.
+    wg_wait<0>();
+    reg_fence(O);
+    reg_fence(Sn);
+    if (lane == 0) {
+      if (t > 0) mbar_arrive(kbar(t - 1) + VBAR_OFF + EMPTY_OFF);
+      if (next) mbar_arrive(kbar(t + 1) + EMPTY_OFF);
+    }
+    if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
+      #pragma unroll
+      for (int dt = 0; dt < DIM / 8; ++dt) {
+        O[dt * 4 + 0] *= al[0], O[dt * 4 + 1] *= al[0];
+        O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
+      }
+    }
+#if SKIP
+    vote(0, skip_lo);
+    vote(1, skip_hi);
+    const u32 wk = wk_cur;
+    wk_cur = wk_prv;
+    wk_prv = wk;
+#endif
+  };
+  #pragma unroll 1
+  for (int t = 0; t < nv; t += 2) {
+    visit(t, 0, SA, SB);
+    if (t + 1 < nv) visit(t + 1, 1, SB, SA);
+  }
+  if (nv > 0) {
+    // The last turn: P V of the last visit. The last warpgroup hands no turn back (the turns balance).
+    mbar_wait(kbar(nv - 1) + VBAR_OFF, uph(nv - 1));
+    named_sync(BAR_TURN + wg, 2 * 128);
+#if SKIP
+    const bool pv_lo = kept(true, wk_prv, 0), pv_hi = kept(true, wk_prv, 1);
+#else
+    const bool pv_lo = true, pv_hi = true;
+#endif
+    wg_fence();
+    // (P of visit nv - 1 is in buffer (nv - 1) % 2.)
+    if ((nv - 1) & 1) issue_pv_s(1, kslot(nv - 1) + NB * KV_BYTES, pv_lo, pv_hi);
+    else issue_pv_s(0, kslot(nv - 1) + NB * KV_BYTES, pv_lo, pv_hi);
+    wg_commit();
+    if (wg == 0) named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
+    wg_wait<0>();
+    reg_fence(O);
+  }
+#else
   // Ring slots of visits t and t - 1, and the phase of visit t's full barrier, carried from
   // visit to visit.
   // The slots' addresses are carried too (K of visits t and t - 1, the full barriers of both;
@@ -1219,6 +1527,8 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     wg_wait<0>();  // unconditional: ptxas then knows O is free on every path
     reg_fence(O);
   }
+
+#endif  // PSMEM
 
   // Epilogue: normalise, write O and the natural-log LSE.
   #pragma unroll

@@ -233,3 +233,16 @@ precompile_ab() {
   precompile target/device-base
   precompile
 }
+# compute-sanitizer TOOL ($1: racecheck, synccheck, memcheck) over the tile-by-tile test's cases
+# $2 (e.g. 0,1,2,4) of target/device, into $OUT/sanitizers.log (SANITIZE_TIMEOUT, default 150 s;
+# since session 67: runs 311-314 each had this loop). The caller's environment (e.g.
+# BLASST_TEST_HEAD_DIMS) passes through.
+sanitize_tile_cases() {
+  local tool=$1 cases=$2
+  step "$tool, tile-by-tile cases $cases"
+  echo "===== $tool, cases $cases" >> "$OUT/sanitizers.log"
+  BLASST_TEST_CASES=$cases timeout "${SANITIZE_TIMEOUT:-150}" compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 4 \
+    target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile_by_tile >> "$OUT/sanitizers.log" 2>&1
+  echo "$tool exit $?" | tee -a "$LOG"
+  grep -E "SUMMARY|test result" "$OUT/sanitizers.log" | tail -2 | tee -a "$LOG"
+}

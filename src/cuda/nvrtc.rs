@@ -255,6 +255,14 @@ fn prefill90_overlap_split() -> bool {
     std::env::var("BLASST_PREFILL_OVERLAP_SPLIT").is_ok_and(|v| v.trim() == "1")
 }
 
+/// Whether the Hopper prefill kernel at d = 128 (contiguous and ragged layouts) issues S a visit
+/// ahead and passes P through shared memory (kernels/prefill_sm90.cu `PSMEM`, session 67): an
+/// experiment behind `BLASST_PREFILL_PSMEM=1`, off by default. Read at every compile, so the
+/// source and its cache key follow it.
+fn prefill90_psmem() -> bool {
+    std::env::var("BLASST_PREFILL_PSMEM").is_ok_and(|v| v.trim() == "1")
+}
+
 /// The row-tile warps decode kernel's test delay (`BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, 0
 /// unless set, at most 1 ms): its producer warp waits that long between a tile's decision wait
 /// and its wait for the tile's V slot, the window in which, before session 48, consumers that
@@ -442,6 +450,9 @@ impl Variant {
             }
             if !prefill90_int_maxima() {
                 defines.push_str("#define PREFILL90_INT_MAXIMA 0\n");
+            }
+            if prefill90_psmem() {
+                defines.push_str("#define PREFILL90_PSMEM 1\n");
             }
             (defines, "")
         } else {
