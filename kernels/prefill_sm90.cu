@@ -590,9 +590,19 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // where a box would read the next sequence's rows or, with seqused_kv, unwritten cache
     // rows, whose V would reach P V as 0 x NaN) is copied by the warp with cp.async instead,
     // zero-filled. Also the whole call when the host could not encode the maps (tma = 0).
+#if PSMEM
+    // PSMEM: two producer warps, warp 0 Q and K, warp 1 V, each down its own ring. (One warp
+    // copying K_{t+1} after V_t waited for V_t's slot, freed at the end of visit t - 1, while S a
+    // visit ahead needs K_{t+1} at the start of visit t: run 316, dense at 0.45-0.55x.)
+    if (threadIdx.x >= NWG * 128 + 64 || nv == 0) return;
+    const int pw = (threadIdx.x / 32) % 4;
+#else
     if (threadIdx.x >= NWG * 128 + 32 || nv == 0) return;
+    constexpr int pw = 0;
+#endif
     const int lane = threadIdx.x % 32;
-    if (p.tma && r0 + BM <= s.lq) {
+    if (pw == 1) {
+    } else if (p.tma && r0 + BM <= s.lq) {
       if (lane == 0) {
         mbar_expect_tx(qfull, DATA_BOXES * BM * 128);
         #pragma unroll
@@ -619,6 +629,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       if (p.tma && s.lk - v * VN >= VN) {
         #pragma unroll
         for (int kv = 0; kv < 2; ++kv) {
+          if (PSMEM && kv != pw) continue;
           const u32 b = bar + (u32)(kv * VBAR_OFF);
           if (t >= NB) mbar_wait(b + EMPTY_OFF, par);
           if (lane == 0) {
@@ -634,6 +645,17 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           }
         }
       } else {
+#if PSMEM
+        // (Each warp its own tensor's rows, barriers and slot.)
+        const u32 b = bar + (pw ? (u32)VBAR_OFF : 0u);
+        if (t >= NB) mbar_wait(b + EMPTY_OFF, par);
+        if (pw)
+          warp_copy_rows(vd, vsrc.g + (i64)v * VN * vsrc.rs, vsrc.rs, VN, s.lk - v * VN, lane);
+        else
+          warp_copy_rows(kd, ksrc.g + (i64)v * VN * ksrc.rs, ksrc.rs, VN, s.lk - v * VN, lane);
+        land_copies();
+        mbar_arrive(b);
+#else
         if (t >= NB) {
           mbar_wait(bar + EMPTY_OFF, par);
           mbar_wait(bar + VBAR_OFF + EMPTY_OFF, par);
@@ -643,6 +665,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         land_copies();
         mbar_arrive(bar);
         mbar_arrive(bar + VBAR_OFF);
+#endif
       }
 #else
       if (t >= NB) mbar_wait(bar + EMPTY_OFF, par);
