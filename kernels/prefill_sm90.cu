@@ -74,13 +74,14 @@
 #define NTHREADS (128 * (NWG + NPWG))  // consumer warpgroups 0 .. NWG - 1, then the producer(s)
 // PSMEM (session 67, an experiment: `BLASST_PREFILL_PSMEM=1`, src/cuda/nvrtc.rs): S a visit
 // ahead, P through shared memory (see the consumers' loop); contiguous and ragged layouts at
-// d = 128 (not padded head dims), dense and Skip-Softmax. Two ring slots with K's and V's own
-// barriers, so that P's 32 KB fit.
+// d = 128 (not padded head dims), dense and Skip-Softmax. K and V with their own barriers and
+// rings, K's of two slots (NBK), V's of three, so that P's 32 KB fit.
 #ifndef PREFILL90_PSMEM
 #define PREFILL90_PSMEM 0
 #endif
 #define PSMEM (PREFILL90_PSMEM && !PAGED && !SWEEP && HEAD_DIM == 128 && DIM == HEAD_DIM && PREFILL90_CONSUMER_WGS == 2)
-#define NB (PSMEM ? 2 : PREFILL90_SLOTS)  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
+#define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
+#define NBK (PSMEM ? 2 : NB)  // K's slots
 // Registers per thread after the split (setmaxnreg; what the launch bounds give every thread at
 // launch is 384 x 168, with three consumer warpgroups or two producer warpgroups 512 x 128).
 // Paged: two producer teams (TMA, cp.async for partial visits), 128 x 56 + 256 x 224, with three
@@ -529,7 +530,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // The swizzle pattern is a function of the address: tiles start on 1024-byte boundaries.
   const u32 sQ = (smem_u32(smem) + 1023u) & ~1023u;
   const u32 sK = sQ + Q_BYTES;        // NB buffers
-  const u32 sV = sK + NB * KV_BYTES;  // NB buffers
+  const u32 sV = sK + NBK * KV_BYTES;  // NB buffers
   const u32 full0 = smem_u32(bars), qfull = full0 + (KV_SPLIT ? 4 : 2) * NB * 8;
 
   const int mb = gridDim.x - 1 - blockIdx.x;  // longest (causal) blocks first
@@ -619,6 +620,33 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     const KvSrc ksrc = kv_src(p, s, seq_index(p), kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
     const KvSrc vsrc = kv_src(p, s, seq_index(p), kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
     const int row_base = p.cu_kv ? s.kv_start : 0, kb = p.cu_kv ? 0 : seq_index(p);
+#if PSMEM
+    // Warp 0: K of visit t into slot t % NBK once the consumers released its visit t - NBK;
+    // warp 1: V into slot t % NB likewise.
+    const int nbw = pw ? NB : NBK;
+    for (int t = 0; t < nv; ++t) {
+      const int slot = t % nbw, v = nv - 1 - t;
+      const u32 b = full0 + 8 * slot + (pw ? (u32)VBAR_OFF : 0u), dst = (pw ? sV : sK) + (u32)slot * KV_BYTES;
+      if (t >= nbw) mbar_wait(b + EMPTY_OFF, (u32)(t / nbw - 1) & 1u);
+      if (p.tma && s.lk - v * VN >= VN) {
+        if (lane == 0) {
+          mbar_expect_tx(b, KV_DATA_BYTES);
+          #pragma unroll
+          for (int hf = 0; hf < NH; ++hf)
+            #pragma unroll
+            for (int cb = 0; cb < DATA_BOXES; ++cb)
+              tma_load_4d(dst + (u32)(cb * VN * 128 + hf * BN * 128), pw ? p.tmap_v : p.tmap_k, cb * 64, kh, row_base + v * VN + hf * BN, kb, b);
+        } else {
+          mbar_arrive(b);
+        }
+      } else {
+        const KvSrc &src = pw ? vsrc : ksrc;
+        warp_copy_rows(dst, src.g + (i64)v * VN * src.rs, src.rs, VN, s.lk - v * VN, lane);
+        land_copies();
+        mbar_arrive(b);
+      }
+    }
+#else
     for (int t = 0; t < nv; ++t) {
       const int slot = t % NB, v = nv - 1 - t;
       const u32 bar = full0 + 8 * slot, kd = sK + (u32)slot * KV_BYTES, vd = sV + (u32)slot * KV_BYTES;
@@ -629,7 +657,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       if (p.tma && s.lk - v * VN >= VN) {
         #pragma unroll
         for (int kv = 0; kv < 2; ++kv) {
-          if (PSMEM && kv != pw) continue;
           const u32 b = bar + (u32)(kv * VBAR_OFF);
           if (t >= NB) mbar_wait(b + EMPTY_OFF, par);
           if (lane == 0) {
@@ -645,17 +672,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           }
         }
       } else {
-#if PSMEM
-        // (Each warp its own tensor's rows, barriers and slot.)
-        const u32 b = bar + (pw ? (u32)VBAR_OFF : 0u);
-        if (t >= NB) mbar_wait(b + EMPTY_OFF, par);
-        if (pw)
-          warp_copy_rows(vd, vsrc.g + (i64)v * VN * vsrc.rs, vsrc.rs, VN, s.lk - v * VN, lane);
-        else
-          warp_copy_rows(kd, ksrc.g + (i64)v * VN * ksrc.rs, ksrc.rs, VN, s.lk - v * VN, lane);
-        land_copies();
-        mbar_arrive(b);
-#else
         if (t >= NB) {
           mbar_wait(bar + EMPTY_OFF, par);
           mbar_wait(bar + VBAR_OFF + EMPTY_OFF, par);
@@ -665,7 +681,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         land_copies();
         mbar_arrive(bar);
         mbar_arrive(bar + VBAR_OFF);
-#endif
       }
 #else
       if (t >= NB) mbar_wait(bar + EMPTY_OFF, par);
@@ -692,6 +707,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       }
 #endif
     }
+#endif  // PSMEM
     return;
 #else
     const int team = (threadIdx.x - NWG * 128) / PTEAM, pt = threadIdx.x % PTEAM;
@@ -851,35 +867,36 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 
 #if PSMEM
   // PSMEM (session 67, an experiment behind `BLASST_PREFILL_PSMEM=1`): S one visit ahead, P
-  // through shared memory. In visit t's turn a warpgroup issues S_{t+1} = Q K_{t+1}^T (into the
-  // other score buffer) and P V_{t-1} (P read from shared memory by the tensor cores), then runs
-  // visit t's row maxima, votes and softmax on S_t, which the previous visit left complete,
-  // writing P_t into shared memory as its exponentials come (stmatrix; two P buffers, so P V_{t-1}
-  // may still read the other); it waits for both MMAs at the visit's end, so nothing is in flight
-  // across the loop's back edge, and rescales O. A skipped visit's chain (maxima, votes) then
-  // runs while its own next S computes, where the tree waits for S_t after issuing it
-  // (bench/RESULTS.md session 58: ~900 cycles of chain after a 512-cycle S, the tensor cores idle
-  // ~30 % of a skipped visit). Registers: O 64 + two S 64 (no P held across visits). Shared
-  // memory: Q 32 KB, two slots of K and of V (KV_SPLIT, 128 KB), two P buffers per warpgroup
-  // (64 KB): the host's size for three slots. Decisions and sums are the tree's: the same maxima,
-  // votes and exponentials in the same order, O rescaled by the same factor before the same P V
-  // (P from shared memory instead of registers).
-  const u32 sPw = sV + NB * KV_BYTES + (u32)wg * (2 * 64 * VN * 2);  // P buffer b at sPw + b * 16 KB
+  // through shared memory. In visit t's turn a warpgroup issues P V_{t-1} (P read from shared
+  // memory by the tensor cores) and S_{t+1} = Q K_{t+1}^T (into the other score buffer), each its
+  // own commit group, then runs visit t's row maxima and votes on S_t, which the previous visit
+  // left complete; waits for P V_{t-1} (one wait for every warp of the warpgroup, before the
+  // softmax's branches); writes P_t into shared memory as its exponentials come (stmatrix);
+  // rescales O; and waits for S_{t+1} at the visit's end, so nothing is in flight across the
+  // loop's back edge. A skipped visit's maxima and votes then run while its own next S computes,
+  // where the tree waits for S_t after issuing it (bench/RESULTS.md session 58: ~900 cycles of
+  // chain after a 512-cycle S, the tensor cores idle ~30 % of a skipped visit). Registers: O 64
+  // + two S 64 (no P held across visits). Shared memory: Q 32 KB, K in two slots (64 KB), V in
+  // three (96 KB: V_{t-1} is read a turn after S_t), P 16 KB per warpgroup: the host's size for
+  // three slots of both. Decisions and sums are the tree's: the same maxima, votes and
+  // exponentials in the same order, O rescaled by the same factor before the same P V (P from
+  // shared memory instead of registers).
+  const u32 sPw = sV + NB * KV_BYTES + (u32)wg * (64 * VN * 2);
   const u64 dpw = smem_desc(sPw, 16, 1024);
   // stmatrix: lane L addresses row (L % 8) + 8 ((L / 8) % 2) of its warp's 16 and the key chunk
   // 2 kk + L / 16 of the 16-key step kk (the four 8 x 8 matrices of a step: rows 0-7 / 8-15 of
   // keys 16 kk .. + 7, then of keys 16 kk + 8 .. + 15).
-  const auto p_addr = [&](int b, int kk) {
+  const auto p_addr = [&](int kk) {
     const int prow = warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
-    return sPw + (u32)(b * 64 * VN * 2 + (kk / 4) * 64 * 128 + prow * 128) + ((u32)((2 * (kk % 4) + (lane >> 4)) ^ (prow & 7)) << 4);
+    return sPw + (u32)((kk / 4) * 64 * 128 + prow * 128) + ((u32)((2 * (kk % 4) + (lane >> 4)) ^ (prow & 7)) << 4);
   };
-  // O += P V of visit u (P in buffer b, V in slot `vs`), the halves some warp kept.
-  auto issue_pv_s = [&](int b, u32 vs, bool lo, bool hi) {
+  // O += P V (V in slot `vs`), the halves some warp kept.
+  auto issue_pv_s = [&](u32 vs, bool lo, bool hi) {
     const u64 dv = smem_desc(vs, VN * 128, 1024);
     #pragma unroll
     for (int kk = 0; kk < VN / 16; ++kk)
       if (kk < BN / 16 ? lo : hi)
-        wgmma_ss_n128_tb(O, dpw + (u64)((b * 64 * VN * 2 + (kk / 4) * 64 * 128 + (kk % 4) * 32) >> 4), dv + (u64)((kk * 16 * 128) >> 4));
+        wgmma_ss_n128_tb(O, dpw + (u64)((((kk / 4) * 64 * 128) + (kk % 4) * 32) >> 4), dv + (u64)((kk * 16 * 128) >> 4));
   };
 #if SKIP
   u32 wk_cur = smem_u32(&wkeep[wg][0][0]), wk_prv = wk_cur + NH * 4;
@@ -891,13 +908,17 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   auto vote = [&](int hf, bool skip) {
     asm volatile("st.volatile.shared.u8 [%0], %1;\n" ::"r"(wk_cur + 4u * hf + warp), "r"(skip ? 0u : 1u));
   };
-  // Whether this warp's rows of P buffer b's half hf in shared memory are zero already (a
-  // skipped half is written as zeros once, then left): bit 2 b + hf.
-  u32 pz = 0u;
+  // Whether this warp's rows of P's lower / upper half in shared memory are zero already (a
+  // skipped half is written as zeros once, then left).
+  bool pz_lo = false, pz_hi = false;
 #endif
+  // K of visit u: slot u % 2; V: slot u % 3 (its barriers VBAR_OFF past K's).
   const auto kslot = [&](int u) { return sK + (u32)(u & 1) * KV_BYTES; };
   const auto kbar = [&](int u) { return full0 + 8u * (u32)(u & 1); };
-  const auto uph = [&](int u) { return (u32)(u >> 1) & 1u; };
+  const auto kph = [&](int u) { return (u32)(u >> 1) & 1u; };
+  const auto vslot = [&](int u) { return sV + (u32)(u % NB) * KV_BYTES; };
+  const auto vbar = [&](int u) { return full0 + VBAR_OFF + 8u * (u32)(u % NB); };
+  const auto vph = [&](int u) { return (u32)(u / NB) & 1u; };
   float SA[VN / 2], SB[VN / 2];
   if (nv > 0) {
     mbar_wait(qfull, 0);                                // Q has landed
@@ -913,28 +934,29 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     reg_fence(SA);
     if (lane == 0) mbar_arrive(kbar(0) + EMPTY_OFF);
   }
-  // Visit t (P buffer b = t % 2) on S_t in `Sc` (complete); S_{t+1} goes into `Sn`.
-  const auto visit = [&](int t, const int b, float(&Sc)[VN / 2], float(&Sn)[VN / 2]) {
+  // Visit t on S_t in `Sc` (complete); S_{t+1} goes into `Sn`.
+  const auto visit = [&](int t, float(&Sc)[VN / 2], float(&Sn)[VN / 2]) {
     const int v = nv - 1 - t, k0 = v * VN;
     const bool next = t + 1 < nv;
-    if (next) mbar_wait(kbar(t + 1), uph(t + 1));                      // K of visit t + 1
-    if (t > 0) mbar_wait(kbar(t - 1) + VBAR_OFF, uph(t - 1));          // V of visit t - 1
+    if (next) mbar_wait(kbar(t + 1), kph(t + 1));  // K of visit t + 1
+    if (t > 0) mbar_wait(vbar(t - 1), vph(t - 1));  // V of visit t - 1
     named_sync(BAR_TURN + wg, 2 * 128);
     wg_fence();
-    // S_{t+1}; after the last visit a dummy on Q's own rows (the product is never read): an S
-    // issued under a condition made ptxas serialise the pipeline (C7514).
-    issue_s(Sn, next ? kslot(t + 1) : sQ);
 #if SKIP
     {
       const bool pv_lo = kept(t > 0, wk_prv, 0), pv_hi = kept(t > 0, wk_prv, 1);
-      const u32 vs = kslot(t - 1) + NB * KV_BYTES;
-      if (pv_lo && pv_hi) issue_pv_s(b ^ 1, vs, true, true);
-      else if (pv_lo) issue_pv_s(b ^ 1, vs, true, false);
-      else if (pv_hi) issue_pv_s(b ^ 1, vs, false, true);
+      const u32 vs = vslot(t - 1);
+      if (pv_lo && pv_hi) issue_pv_s(vs, true, true);
+      else if (pv_lo) issue_pv_s(vs, true, false);
+      else if (pv_hi) issue_pv_s(vs, false, true);
     }
 #else
-    if (t > 0) issue_pv_s(b ^ 1, kslot(t - 1) + NB * KV_BYTES, true, true);
+    if (t > 0) issue_pv_s(vslot(t - 1), true, true);
 #endif
+    wg_commit();
+    // S_{t+1}; after the last visit a dummy on Q's own rows (the product is never read): an S
+    // issued under a condition made ptxas serialise the pipeline (C7514).
+    issue_s(Sn, next ? kslot(t + 1) : sQ);
     wg_commit();
     named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
 
@@ -970,25 +992,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
             mx[hf][hh] = a[0];
           }
       };
-#if INT_MAXIMA
-      u32 worst = 0u;
-      #pragma unroll
-      for (int hf = 0; hf < NH; ++hf)
-        #pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          int e[16];
-          #pragma unroll
-          for (int i = 0; i < 16; ++i) e[i] = __float_as_int(Sc[(hf * 8 + i / 2) * 4 + hh * 2 + i % 2]);
-          const int u0 = __vimax3_s32(__vimax3_s32(e[0], e[1], e[2]), __vimax3_s32(e[3], e[4], e[5]), __vimax3_s32(e[6], e[7], e[8]));
-          const int u1 = __vimax3_s32(__vimax3_s32(e[9], e[10], e[11]), __vimax3_s32(e[12], e[13], e[14]), e[15]);
-          const int x = max(u0, u1);
-          worst = max(worst, (u32)x - 1u);
-          mx[hf][hh] = __int_as_float(x);
-        }
-      if (__any_sync(0xffffffffu, worst >= 0x7f800000u)) float_maxima();
-#else
+      // (The float tree: the integer maxima of the tree's loop (INT_MAXIMA) spilled 140 bytes
+      // here, the float tree 4.)
       float_maxima();
-#endif
     }
     #pragma unroll
     for (int d = 1; d <= 2; d *= 2)
@@ -1016,9 +1022,13 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     #pragma unroll
     for (int hh = 0; hh < 2; ++hh) mn[hh] = fmaxf(fmaxf(m[hh], mx[NH - 1][hh]), mx[0][hh]);
 #endif
-    // The softmax of the kept halves into P buffer b (the tree's order of exponentials and sums,
-    // bit for bit: masked one at a time, otherwise pairs); l and m updated, al the factor O is
-    // rescaled by once P V_{t-1} is done.
+    // P V_{t-1} done: O and P's shared memory free, V of visit t - 1 released.
+    wg_wait<1>();
+    reg_fence(O);
+    if (t > 0 && lane == 0) mbar_arrive(vbar(t - 1) + EMPTY_OFF);
+    // The softmax of the kept halves into P's shared memory (the tree's order of exponentials and
+    // sums, bit for bit: masked one at a time, otherwise pairs); l and m updated, al the factor O
+    // is rescaled by.
     float al[2] = {1.f, 1.f};
     auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {
       float ms[2], rs[2] = {0.f, 0.f};
@@ -1027,15 +1037,14 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         ms[hh] = mn[hh] == NEG_INF ? 0.f : mn[hh] * p.scale_log2;
         al[hh] = fast_exp2(m[hh] * p.scale_log2 - ms[hh]);
       }
-      #pragma unroll
-      for (int kk = 0; kk < VN / 16; ++kk) {
-        if (!(kk < BN / 16 ? keep_lo : keep_hi)) continue;
+      // Step kk's exponentials (entry (nt, hh, e) into pk[2 (nt % 2) + hh]) into shared memory.
+      const auto step = [&](int kk, bool msk) {
         u32 pk[4];
         #pragma unroll
-        for (int j = 0; j < 4; ++j) {  // entry (nt, hh, e) of pk[2 (nt % 2) + hh]
+        for (int j = 0; j < 4; ++j) {
           const int nt = 2 * kk + j / 2, hh = j % 2;
           float x[2];
-          if (masked) {
+          if (msk) {
             #pragma unroll
             for (int e = 0; e < 2; ++e) {
               x[e] = nt * 8 + e <= kl[hh] ? fast_exp2(Sc[nt * 4 + hh * 2 + e] * p.scale_log2 - ms[hh]) : 0.f;
@@ -1048,7 +1057,19 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           }
           pk[j] = pack2(x[0], x[1]);
         }
-        stmatrix_x4(p_addr(b, kk), pk);
+        stmatrix_x4(p_addr(kk), pk);
+      };
+      // (One branch per half, as the tree's softmax.)
+      #pragma unroll
+      for (int hf = 0; hf < NH; ++hf) {
+        if (!(hf ? keep_hi : keep_lo)) continue;
+        if (masked) {
+          #pragma unroll
+          for (int kk = hf * 4; kk < hf * 4 + 4; ++kk) step(kk, true);
+        } else {
+          #pragma unroll
+          for (int kk = hf * 4; kk < hf * 4 + 4; ++kk) step(kk, false);
+        }
       }
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
@@ -1071,34 +1092,18 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     #pragma unroll
     for (int hf = 0; hf < 2; ++hf) {
       const bool sk = hf ? skip_hi : skip_lo;
-      const u32 bit = 1u << (2 * b + hf);
-      if (sk && !(pz & bit)) {
+      bool &pz = hf ? pz_hi : pz_lo;
+      if (sk && !pz) {
         const u32 z[4] = {0u, 0u, 0u, 0u};
         #pragma unroll
-        for (int kk = hf * 4; kk < hf * 4 + 4; ++kk) stmatrix_x4(p_addr(b, kk), z);
+        for (int kk = hf * 4; kk < hf * 4 + 4; ++kk) stmatrix_x4(p_addr(kk), z);
       }
-      pz = sk ? pz | bit : pz & ~bit;
+      pz = sk;
     }
 #else
     softmax(true, true, need_mask);
 #endif
     fence_async_smem();  // P_t, for the tensor cores' next turn
-    // P V_{t-1} and S_{t+1} done (one wait for every warp of the warpgroup): O free, V of visit
-    // t - 1 and K of visit t + 1 released.
-    wg_wait<0>();
-    reg_fence(O);
-    reg_fence(Sn);
-    if (lane == 0) {
-      if (t > 0) mbar_arrive(kbar(t - 1) + VBAR_OFF + EMPTY_OFF);
-      if (next) mbar_arrive(kbar(t + 1) + EMPTY_OFF);
-    }
-    if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
-      #pragma unroll
-      for (int dt = 0; dt < DIM / 8; ++dt) {
-        O[dt * 4 + 0] *= al[0], O[dt * 4 + 1] *= al[0];
-        O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
-      }
-    }
 #if SKIP
     vote(0, skip_lo);
     vote(1, skip_hi);
@@ -1106,15 +1111,28 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     wk_cur = wk_prv;
     wk_prv = wk;
 #endif
+    // S_{t+1} done: K of visit t + 1 released; then O rescaled (before this wait, O's writes made
+    // ptxas serialise the pipeline: C7515).
+    wg_wait<0>();
+    reg_fence(Sn);
+    reg_fence(O);
+    if (next && lane == 0) mbar_arrive(kbar(t + 1) + EMPTY_OFF);
+    if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
+      #pragma unroll
+      for (int dt = 0; dt < DIM / 8; ++dt) {
+        O[dt * 4 + 0] *= al[0], O[dt * 4 + 1] *= al[0];
+        O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
+      }
+    }
   };
   #pragma unroll 1
   for (int t = 0; t < nv; t += 2) {
-    visit(t, 0, SA, SB);
-    if (t + 1 < nv) visit(t + 1, 1, SB, SA);
+    visit(t, SA, SB);
+    if (t + 1 < nv) visit(t + 1, SB, SA);
   }
   if (nv > 0) {
     // The last turn: P V of the last visit. The last warpgroup hands no turn back (the turns balance).
-    mbar_wait(kbar(nv - 1) + VBAR_OFF, uph(nv - 1));
+    mbar_wait(vbar(nv - 1), vph(nv - 1));
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
     const bool pv_lo = kept(true, wk_prv, 0), pv_hi = kept(true, wk_prv, 1);
@@ -1122,9 +1140,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     const bool pv_lo = true, pv_hi = true;
 #endif
     wg_fence();
-    // (P of visit nv - 1 is in buffer (nv - 1) % 2.)
-    if ((nv - 1) & 1) issue_pv_s(1, kslot(nv - 1) + NB * KV_BYTES, pv_lo, pv_hi);
-    else issue_pv_s(0, kslot(nv - 1) + NB * KV_BYTES, pv_lo, pv_hi);
+    issue_pv_s(vslot(nv - 1), pv_lo, pv_hi);
     wg_commit();
     if (wg == 0) named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
     wg_wait<0>();
