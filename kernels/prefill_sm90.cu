@@ -81,7 +81,11 @@
 #endif
 #define PSMEM (PREFILL90_PSMEM && !PAGED && !SWEEP && HEAD_DIM == 128 && DIM == HEAD_DIM && PREFILL90_CONSUMER_WGS == 2)
 #define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
-#define NBK (PSMEM ? 2 : NB)  // K's slots
+#ifndef PREFILL90_PSMEM_KSLOTS
+#define PREFILL90_PSMEM_KSLOTS 2
+#endif
+#define NBK (PSMEM ? PREFILL90_PSMEM_KSLOTS : NB)  // K's slots (PSMEM: 2 or 3)
+#define NBV (PSMEM ? 5 - NBK : NB)                  // V's slots (PSMEM: 3 or 2)
 // Registers per thread after the split (setmaxnreg; what the launch bounds give every thread at
 // launch is 384 x 168, with three consumer warpgroups or two producer warpgroups 512 x 128).
 // Paged: two producer teams (TMA, cp.async for partial visits), 128 x 56 + 256 x 224, with three
@@ -623,7 +627,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #if PSMEM
     // Warp 0: K of visit t into slot t % NBK once the consumers released its visit t - NBK;
     // warp 1: V into slot t % NB likewise.
-    const int nbw = pw ? NB : NBK;
+    const int nbw = pw ? NBV : NBK;
     for (int t = 0; t < nv; ++t) {
       const int slot = t % nbw, v = nv - 1 - t;
       const u32 b = full0 + 8 * slot + (pw ? (u32)VBAR_OFF : 0u), dst = (pw ? sV : sK) + (u32)slot * KV_BYTES;
@@ -876,12 +880,13 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // loop's back edge. A skipped visit's maxima and votes then run while its own next S computes,
   // where the tree waits for S_t after issuing it (bench/RESULTS.md session 58: ~900 cycles of
   // chain after a 512-cycle S, the tensor cores idle ~30 % of a skipped visit). Registers: O 64
-  // + two S 64 (no P held across visits). Shared memory: Q 32 KB, K in two slots (64 KB), V in
-  // three (96 KB: V_{t-1} is read a turn after S_t), P 16 KB per warpgroup: the host's size for
-  // three slots of both. Decisions and sums are the tree's: the same maxima, votes and
+  // + two S 64 (no P held across visits). Shared memory: Q 32 KB, K in two slots (64 KB) and V in
+  // three (96 KB: V_{t-1} is read a turn after S_t), or K in three and V in two
+  // (PREFILL90_PSMEM_KSLOTS 3, `BLASST_PREFILL_PSMEM=k3`), P 16 KB per warpgroup: the host's size
+  // for three slots of both. Decisions and sums are the tree's: the same maxima, votes and
   // exponentials in the same order, O rescaled by the same factor before the same P V (P from
   // shared memory instead of registers).
-  const u32 sPw = sV + NB * KV_BYTES + (u32)wg * (64 * VN * 2);
+  const u32 sPw = sV + NBV * KV_BYTES + (u32)wg * (64 * VN * 2);
   const u64 dpw = smem_desc(sPw, 16, 1024);
   // stmatrix: lane L addresses row (L % 8) + 8 ((L / 8) % 2) of its warp's 16 and the key chunk
   // 2 kk + L / 16 of the 16-key step kk (the four 8 x 8 matrices of a step: rows 0-7 / 8-15 of
@@ -913,12 +918,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   bool pz_lo = false, pz_hi = false;
 #endif
   // K of visit u: slot u % 2; V: slot u % 3 (its barriers VBAR_OFF past K's).
-  const auto kslot = [&](int u) { return sK + (u32)(u & 1) * KV_BYTES; };
-  const auto kbar = [&](int u) { return full0 + 8u * (u32)(u & 1); };
-  const auto kph = [&](int u) { return (u32)(u >> 1) & 1u; };
-  const auto vslot = [&](int u) { return sV + (u32)(u % NB) * KV_BYTES; };
-  const auto vbar = [&](int u) { return full0 + VBAR_OFF + 8u * (u32)(u % NB); };
-  const auto vph = [&](int u) { return (u32)(u / NB) & 1u; };
+  const auto kslot = [&](int u) { return sK + (u32)(u % NBK) * KV_BYTES; };
+  const auto kbar = [&](int u) { return full0 + 8u * (u32)(u % NBK); };
+  const auto kph = [&](int u) { return (u32)(u / NBK) & 1u; };
+  const auto vslot = [&](int u) { return sV + (u32)(u % NBV) * KV_BYTES; };
+  const auto vbar = [&](int u) { return full0 + VBAR_OFF + 8u * (u32)(u % NBV); };
+  const auto vph = [&](int u) { return (u32)(u / NBV) & 1u; };
   float SA[VN / 2], SB[VN / 2];
   if (nv > 0) {
     mbar_wait(qfull, 0);                                // Q has landed
