@@ -53,7 +53,13 @@
 // visit held the skip kernel with nothing skipped at 0.79-0.83x of dense, with warp tiles
 // 0.90-0.92x; bench/RESULTS.md, session 5). The dense
 // specialisation contains no vote. (Issuing S_{t+1} in the same turn as P V_{t-1}, FA3's
-// intra-warpgroup overlap on top of this, measured 5-10 % slower: bench/RESULTS.md, run 20b.)
+// intra-warpgroup overlap on top of this, measured 5-10 % slower: bench/RESULTS.md, run 20b.
+// S a whole visit ahead, so that a skipped visit's maxima and votes run beside its next S, needs a
+// second score buffer: in registers it did not fit beside O and P (session 59: every wgmma
+// serialised); with P through shared memory instead (stmatrix, P V reading A from shared memory)
+// it fit, passed every check, and ran dense at 0.85-0.94x and Skip-Softmax at 0.79-0.95x of this
+// loop on an H100 whatever the ring depths (session 67, runs 316-319,
+// bench/runs/session67/psmem-rejected.patch).)
 //
 // ptxas keeps the wgmma pipeline asynchronous only if no other code writes or reads the
 // accumulators of an unfinished wgmma on any path (warnings C7514/C7515/C7520, rejected by
@@ -72,20 +78,7 @@
 #define NH (VN / BN)            // plan tiles per visit: 2, at d = 256 1
 #define NPWG PREFILL90_PRODUCER_WGS  // producer warpgroups (host: src/cuda/nvrtc.rs prefill90_producer_wgs: 2 for paged caches at d = 256, else 1)
 #define NTHREADS (128 * (NWG + NPWG))  // consumer warpgroups 0 .. NWG - 1, then the producer(s)
-// PSMEM (session 67, an experiment: `BLASST_PREFILL_PSMEM=1`, src/cuda/nvrtc.rs): S a visit
-// ahead, P through shared memory (see the consumers' loop); contiguous and ragged layouts at
-// d = 128 (not padded head dims), dense and Skip-Softmax. K and V with their own barriers and
-// rings, K's of two slots (NBK), V's of three, so that P's 32 KB fit.
-#ifndef PREFILL90_PSMEM
-#define PREFILL90_PSMEM 0
-#endif
-#define PSMEM (PREFILL90_PSMEM && !PAGED && !SWEEP && HEAD_DIM == 128 && DIM == HEAD_DIM && PREFILL90_CONSUMER_WGS == 2)
 #define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
-#ifndef PREFILL90_PSMEM_KSLOTS
-#define PREFILL90_PSMEM_KSLOTS 2
-#endif
-#define NBK (PSMEM ? PREFILL90_PSMEM_KSLOTS : NB)  // K's slots (PSMEM: 2 or 3)
-#define NBV (PSMEM ? 5 - NBK : NB)                  // V's slots (PSMEM: 3 or 2)
 // Registers per thread after the split (setmaxnreg; what the launch bounds give every thread at
 // launch is 384 x 168, with three consumer warpgroups or two producer warpgroups 512 x 128).
 // Paged: two producer teams (TMA, cp.async for partial visits), 128 x 56 + 256 x 224, with three
@@ -130,7 +123,7 @@
 #ifndef PREFILL90_PV_OVERLAP
 #define PREFILL90_PV_OVERLAP 1
 #endif
-#define PV_OVERLAP (PREFILL90_PV_OVERLAP && !PSMEM && !SWEEP && HEAD_DIM <= 128 && NWG == 2)
+#define PV_OVERLAP (PREFILL90_PV_OVERLAP && !SWEEP && HEAD_DIM <= 128 && NWG == 2)
 // OVERLAP_SPLIT (session 65; where the host defines PREFILL90_OVERLAP_SPLIT 1: since session 66
 // the Skip-Softmax kernel over pages under 64 keys and the dense one under 32, elsewhere with
 // `BLASST_PREFILL_OVERLAP_SPLIT=1`, src/cuda/nvrtc.rs `Variant::with_small_pages`):
@@ -145,7 +138,7 @@
 #ifndef PREFILL90_OVERLAP_SPLIT
 #define PREFILL90_OVERLAP_SPLIT 0
 #endif
-#define KV_SPLIT (HEAD_DIM > 128 || PSMEM || (PV_OVERLAP && PREFILL90_OVERLAP_SPLIT))
+#define KV_SPLIT (HEAD_DIM > 128 || (PV_OVERLAP && PREFILL90_OVERLAP_SPLIT))
 // INT_MAXIMA (session 61): the row maxima of unmasked visits as integer maxima of three
 // (VIMNMX3: two maxima per instruction at FMNMX's issue rate), the float tree where some lane's
 // scores are all negative or zero (see the loop); the same maxima bit for bit. On an H100 (run
@@ -234,22 +227,6 @@ DEVI void wgmma_ss_n128(float (&d)[64], u64 da, u64 db, int scale_d) {
                : WG_D64(d)
                : "l"(da), "l"(db), "r"(scale_d));
 }
-#if PSMEM
-// D(64 x 128, fp32) += A(64 x 16, shared memory via `da`, K-major) * B(16 x 128, shared memory via
-// `db`, read N-major): P V with P from shared memory.
-DEVI void wgmma_ss_n128_tb(float (&d)[64], u64 da, u64 db) {
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-               "wgmma.mma_async.sync.aligned.m64n128k16.f32." WG_T "." WG_T " " WG_R64 ", %64, %65, p, 1, 1, 0, 1;\n}\n"
-               : WG_D64(d)
-               : "l"(da), "l"(db), "r"(1));
-}
-// Four 8 x 8 matrices of 16-bit elements from the accumulator layout into shared memory (lane L
-// gives the address of row L % 8 of matrix L / 8).
-DEVI void stmatrix_x4(u32 addr, const u32 (&r)[4]) {
-  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
-               : "memory");
-}
-#endif
 // D(64 x 64, fp32) (+)= A(64 x 16, shared memory via `da`, K-major) * B(16 x 64, shared memory
 // via `db`, K-major); scale_d == 0 overwrites D. (S of a 64-key visit, d = 256.)
 DEVI void wgmma_ss_n64(float (&d)[32], u64 da, u64 db, int scale_d) {
@@ -534,7 +511,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // The swizzle pattern is a function of the address: tiles start on 1024-byte boundaries.
   const u32 sQ = (smem_u32(smem) + 1023u) & ~1023u;
   const u32 sK = sQ + Q_BYTES;        // NB buffers
-  const u32 sV = sK + NBK * KV_BYTES;  // NB buffers
+  const u32 sV = sK + NB * KV_BYTES;  // NB buffers
   const u32 full0 = smem_u32(bars), qfull = full0 + (KV_SPLIT ? 4 : 2) * NB * 8;
 
   const int mb = gridDim.x - 1 - blockIdx.x;  // longest (causal) blocks first
@@ -595,19 +572,9 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // where a box would read the next sequence's rows or, with seqused_kv, unwritten cache
     // rows, whose V would reach P V as 0 x NaN) is copied by the warp with cp.async instead,
     // zero-filled. Also the whole call when the host could not encode the maps (tma = 0).
-#if PSMEM
-    // PSMEM: two producer warps, warp 0 Q and K, warp 1 V, each down its own ring. (One warp
-    // copying K_{t+1} after V_t waited for V_t's slot, freed at the end of visit t - 1, while S a
-    // visit ahead needs K_{t+1} at the start of visit t: run 316, dense at 0.45-0.55x.)
-    if (threadIdx.x >= NWG * 128 + 64 || nv == 0) return;
-    const int pw = (threadIdx.x / 32) % 4;
-#else
     if (threadIdx.x >= NWG * 128 + 32 || nv == 0) return;
-    constexpr int pw = 0;
-#endif
     const int lane = threadIdx.x % 32;
-    if (pw == 1) {
-    } else if (p.tma && r0 + BM <= s.lq) {
+    if (p.tma && r0 + BM <= s.lq) {
       if (lane == 0) {
         mbar_expect_tx(qfull, DATA_BOXES * BM * 128);
         #pragma unroll
@@ -624,33 +591,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     const KvSrc ksrc = kv_src(p, s, seq_index(p), kh, p.k, p.k_batch_stride, p.k_row_stride, p.k_head_stride);
     const KvSrc vsrc = kv_src(p, s, seq_index(p), kh, p.v, p.v_batch_stride, p.v_row_stride, p.v_head_stride);
     const int row_base = p.cu_kv ? s.kv_start : 0, kb = p.cu_kv ? 0 : seq_index(p);
-#if PSMEM
-    // Warp 0: K of visit t into slot t % NBK once the consumers released its visit t - NBK;
-    // warp 1: V into slot t % NB likewise.
-    const int nbw = pw ? NBV : NBK;
-    for (int t = 0; t < nv; ++t) {
-      const int slot = t % nbw, v = nv - 1 - t;
-      const u32 b = full0 + 8 * slot + (pw ? (u32)VBAR_OFF : 0u), dst = (pw ? sV : sK) + (u32)slot * KV_BYTES;
-      if (t >= nbw) mbar_wait(b + EMPTY_OFF, (u32)(t / nbw - 1) & 1u);
-      if (p.tma && s.lk - v * VN >= VN) {
-        if (lane == 0) {
-          mbar_expect_tx(b, KV_DATA_BYTES);
-          #pragma unroll
-          for (int hf = 0; hf < NH; ++hf)
-            #pragma unroll
-            for (int cb = 0; cb < DATA_BOXES; ++cb)
-              tma_load_4d(dst + (u32)(cb * VN * 128 + hf * BN * 128), pw ? p.tmap_v : p.tmap_k, cb * 64, kh, row_base + v * VN + hf * BN, kb, b);
-        } else {
-          mbar_arrive(b);
-        }
-      } else {
-        const KvSrc &src = pw ? vsrc : ksrc;
-        warp_copy_rows(dst, src.g + (i64)v * VN * src.rs, src.rs, VN, s.lk - v * VN, lane);
-        land_copies();
-        mbar_arrive(b);
-      }
-    }
-#else
     for (int t = 0; t < nv; ++t) {
       const int slot = t % NB, v = nv - 1 - t;
       const u32 bar = full0 + 8 * slot, kd = sK + (u32)slot * KV_BYTES, vd = sV + (u32)slot * KV_BYTES;
@@ -711,7 +651,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       }
 #endif
     }
-#endif  // PSMEM
     return;
 #else
     const int team = (threadIdx.x - NWG * 128) / PTEAM, pt = threadIdx.x % PTEAM;
@@ -851,7 +790,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
   // O += P V of the visit in `slot`, the keys of its lower plan tile if `lo`, of its upper one
   // if `hi` (both warp-uniform). B is V read N-major; blocks of 64 head columns are VN * 128
   // bytes apart.
-#if !PSMEM
   auto issue_pv = [&](const u32(&pf)[VN / 16][4], u32 v_slot, bool lo, bool hi) {
     const u64 dv = smem_desc(v_slot, VN * 128, 1024);
     #pragma unroll
@@ -867,291 +805,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       }
     }
   };
-#endif
 
-#if PSMEM
-  // PSMEM (session 67, an experiment behind `BLASST_PREFILL_PSMEM=1`): S one visit ahead, P
-  // through shared memory. In visit t's turn a warpgroup issues P V_{t-1} (P read from shared
-  // memory by the tensor cores) and S_{t+1} = Q K_{t+1}^T (into the other score buffer), each its
-  // own commit group, then runs visit t's row maxima and votes on S_t, which the previous visit
-  // left complete; waits for P V_{t-1} (one wait for every warp of the warpgroup, before the
-  // softmax's branches); writes P_t into shared memory as its exponentials come (stmatrix);
-  // rescales O; and waits for S_{t+1} at the visit's end, so nothing is in flight across the
-  // loop's back edge. A skipped visit's maxima and votes then run while its own next S computes,
-  // where the tree waits for S_t after issuing it (bench/RESULTS.md session 58: ~900 cycles of
-  // chain after a 512-cycle S, the tensor cores idle ~30 % of a skipped visit). Registers: O 64
-  // + two S 64 (no P held across visits). Shared memory: Q 32 KB, K in two slots (64 KB) and V in
-  // three (96 KB: V_{t-1} is read a turn after S_t), or K in three and V in two
-  // (PREFILL90_PSMEM_KSLOTS 3, `BLASST_PREFILL_PSMEM=k3`), P 16 KB per warpgroup: the host's size
-  // for three slots of both. Decisions and sums are the tree's: the same maxima, votes and
-  // exponentials in the same order, O rescaled by the same factor before the same P V (P from
-  // shared memory instead of registers).
-  const u32 sPw = sV + NBV * KV_BYTES + (u32)wg * (64 * VN * 2);
-  const u64 dpw = smem_desc(sPw, 16, 1024);
-  // stmatrix: lane L addresses row (L % 8) + 8 ((L / 8) % 2) of its warp's 16 and the key chunk
-  // 2 kk + L / 16 of the 16-key step kk (the four 8 x 8 matrices of a step: rows 0-7 / 8-15 of
-  // keys 16 kk .. + 7, then of keys 16 kk + 8 .. + 15).
-  const auto p_addr = [&](int kk) {
-    const int prow = warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
-    return sPw + (u32)((kk / 4) * 64 * 128 + prow * 128) + ((u32)((2 * (kk % 4) + (lane >> 4)) ^ (prow & 7)) << 4);
-  };
-  // O += P V (V in slot `vs`), the halves some warp kept.
-  auto issue_pv_s = [&](u32 vs, bool lo, bool hi) {
-    const u64 dv = smem_desc(vs, VN * 128, 1024);
-    #pragma unroll
-    for (int kk = 0; kk < VN / 16; ++kk)
-      if (kk < BN / 16 ? lo : hi)
-        wgmma_ss_n128_tb(O, dpw + (u64)((((kk / 4) * 64 * 128) + (kk % 4) * 32) >> 4), dv + (u64)((kk * 16 * 128) >> 4));
-  };
-#if SKIP
-  u32 wk_cur = smem_u32(&wkeep[wg][0][0]), wk_prv = wk_cur + NH * 4;
-  auto kept = [&](bool valid, u32 wk, int hf) {
-    u32 w;
-    asm volatile("ld.volatile.shared.u32 %0, [%1];\n" : "=r"(w) : "r"(wk + 4u * hf));
-    return __all_sync(0xffffffffu, valid && w != 0u);
-  };
-  auto vote = [&](int hf, bool skip) {
-    asm volatile("st.volatile.shared.u8 [%0], %1;\n" ::"r"(wk_cur + 4u * hf + warp), "r"(skip ? 0u : 1u));
-  };
-  // Whether this warp's rows of P's lower / upper half in shared memory are zero already (a
-  // skipped half is written as zeros once, then left).
-  bool pz_lo = false, pz_hi = false;
-#endif
-  // K of visit u: slot u % 2; V: slot u % 3 (its barriers VBAR_OFF past K's).
-  const auto kslot = [&](int u) { return sK + (u32)(u % NBK) * KV_BYTES; };
-  const auto kbar = [&](int u) { return full0 + 8u * (u32)(u % NBK); };
-  const auto kph = [&](int u) { return (u32)(u / NBK) & 1u; };
-  const auto vslot = [&](int u) { return sV + (u32)(u % NBV) * KV_BYTES; };
-  const auto vbar = [&](int u) { return full0 + VBAR_OFF + 8u * (u32)(u % NBV); };
-  const auto vph = [&](int u) { return (u32)(u / NBV) & 1u; };
-  float SA[VN / 2], SB[VN / 2];
-  if (nv > 0) {
-    mbar_wait(qfull, 0);                                // Q has landed
-    if (wg == NWG - 1) named_arrive(BAR_TURN + 0, 2 * 128);  // warpgroup 0 takes the first turn
-    // The first turn: S_0.
-    mbar_wait(kbar(0), 0);
-    named_sync(BAR_TURN + wg, 2 * 128);
-    wg_fence();
-    issue_s(SA, kslot(0));
-    wg_commit();
-    named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
-    wg_wait<0>();
-    reg_fence(SA);
-    if (lane == 0) mbar_arrive(kbar(0) + EMPTY_OFF);
-  }
-  // Visit t on S_t in `Sc` (complete); S_{t+1} goes into `Sn`.
-  const auto visit = [&](int t, float(&Sc)[VN / 2], float(&Sn)[VN / 2]) {
-    const int v = nv - 1 - t, k0 = v * VN;
-    const bool next = t + 1 < nv;
-    if (next) mbar_wait(kbar(t + 1), kph(t + 1));  // K of visit t + 1
-    if (t > 0) mbar_wait(vbar(t - 1), vph(t - 1));  // V of visit t - 1
-    named_sync(BAR_TURN + wg, 2 * 128);
-    wg_fence();
-#if SKIP
-    {
-      const bool pv_lo = kept(t > 0, wk_prv, 0), pv_hi = kept(t > 0, wk_prv, 1);
-      const u32 vs = vslot(t - 1);
-      if (pv_lo && pv_hi) issue_pv_s(vs, true, true);
-      else if (pv_lo) issue_pv_s(vs, true, false);
-      else if (pv_hi) issue_pv_s(vs, false, true);
-    }
-#else
-    if (t > 0) issue_pv_s(vslot(t - 1), true, true);
-#endif
-    wg_commit();
-    // S_{t+1}; after the last visit a dummy on Q's own rows (the product is never read): an S
-    // issued under a condition made ptxas serialise the pipeline (C7514).
-    issue_s(Sn, next ? kslot(t + 1) : sQ);
-    wg_commit();
-    named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
-
-    const bool need_mask = rows_partial || k0 > kfull;
-    const int kl[2] = {vis[0] - k0, vis[1] - k0};
-    float mx[NH][2];
-    if (need_mask) {
-      #pragma unroll
-      for (int hf = 0; hf < NH; ++hf)
-        #pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          float x = NEG_INF;
-          #pragma unroll
-          for (int nt = hf * 8; nt < hf * 8 + 8; ++nt)
-            #pragma unroll
-            for (int e = 0; e < 2; ++e)
-              if (nt * 8 + e <= kl[hh]) x = fmaxf(x, Sc[nt * 4 + hh * 2 + e]);
-          mx[hf][hh] = x;
-        }
-    } else {
-      const auto float_maxima = [&] {
-        #pragma unroll
-        for (int hf = 0; hf < NH; ++hf)
-          #pragma unroll
-          for (int hh = 0; hh < 2; ++hh) {
-            float a[8];
-            #pragma unroll
-            for (int i = 0; i < 8; ++i) a[i] = fmaxf(Sc[(hf * 8 + i) * 4 + hh * 2], Sc[(hf * 8 + i) * 4 + hh * 2 + 1]);
-            #pragma unroll
-            for (int w = 4; w >= 1; w /= 2)
-              #pragma unroll
-              for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
-            mx[hf][hh] = a[0];
-          }
-      };
-      // (The float tree: the integer maxima of the tree's loop (INT_MAXIMA) spilled 140 bytes
-      // here, the float tree 4.)
-      float_maxima();
-    }
-    #pragma unroll
-    for (int d = 1; d <= 2; d *= 2)
-      #pragma unroll
-      for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
-    float mn[2];
-#if SKIP
-    bool skip_hi, skip_lo;
-    if (p.log2_lambda <= 0.f) {
-      const float m10 = fmaxf(m[0], mx[1][0]), m11 = fmaxf(m[1], mx[1][1]);
-      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
-      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
-      mn[0] = fmaxf(m10, mx[0][0]);
-      mn[1] = fmaxf(m11, mx[0][1]);
-    } else {
-      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
-      const float m10 = skip_hi ? m[0] : fmaxf(m[0], mx[1][0]), m11 = skip_hi ? m[1] : fmaxf(m[1], mx[1][1]);
-      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
-      mn[0] = skip_lo ? m10 : fmaxf(m10, mx[0][0]);
-      mn[1] = skip_lo ? m11 : fmaxf(m11, mx[0][1]);
-    }
-    if (skip_hi && 2 * v + 1 < nvw) ++skipped;
-    if (skip_lo && 2 * v < nvw) ++skipped;
-#else
-    #pragma unroll
-    for (int hh = 0; hh < 2; ++hh) mn[hh] = fmaxf(fmaxf(m[hh], mx[NH - 1][hh]), mx[0][hh]);
-#endif
-    // P V_{t-1} done: O and P's shared memory free, V of visit t - 1 released.
-    wg_wait<1>();
-    reg_fence(O);
-    if (t > 0 && lane == 0) mbar_arrive(vbar(t - 1) + EMPTY_OFF);
-    // The softmax of the kept halves into P's shared memory (the tree's order of exponentials and
-    // sums, bit for bit: masked one at a time, otherwise pairs); l and m updated, al the factor O
-    // is rescaled by.
-    float al[2] = {1.f, 1.f};
-    auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {
-      float ms[2], rs[2] = {0.f, 0.f};
-      #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        ms[hh] = mn[hh] == NEG_INF ? 0.f : mn[hh] * p.scale_log2;
-        al[hh] = fast_exp2(m[hh] * p.scale_log2 - ms[hh]);
-      }
-      // Step kk's exponentials (entry (nt, hh, e) into pk[2 (nt % 2) + hh]) into shared memory.
-      const auto step = [&](int kk, bool msk) {
-        u32 pk[4];
-        #pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          const int nt = 2 * kk + j / 2, hh = j % 2;
-          float x[2];
-          if (msk) {
-            #pragma unroll
-            for (int e = 0; e < 2; ++e) {
-              x[e] = nt * 8 + e <= kl[hh] ? fast_exp2(Sc[nt * 4 + hh * 2 + e] * p.scale_log2 - ms[hh]) : 0.f;
-              rs[hh] += x[e];
-            }
-          } else {
-            x[0] = fast_exp2(Sc[nt * 4 + hh * 2] * p.scale_log2 - ms[hh]);
-            x[1] = fast_exp2(Sc[nt * 4 + hh * 2 + 1] * p.scale_log2 - ms[hh]);
-            rs[hh] += x[0] + x[1];
-          }
-          pk[j] = pack2(x[0], x[1]);
-        }
-        stmatrix_x4(p_addr(kk), pk);
-      };
-      // (One branch per half, as the tree's softmax.)
-      #pragma unroll
-      for (int hf = 0; hf < NH; ++hf) {
-        if (!(hf ? keep_hi : keep_lo)) continue;
-        if (masked) {
-          #pragma unroll
-          for (int kk = hf * 4; kk < hf * 4 + 4; ++kk) step(kk, true);
-        } else {
-          #pragma unroll
-          for (int kk = hf * 4; kk < hf * 4 + 4; ++kk) step(kk, false);
-        }
-      }
-      #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        l[hh] = l[hh] * al[hh] + rs[hh];
-        m[hh] = mn[hh];
-      }
-    };
-#if SKIP
-    if (skip_lo && skip_hi) {
-    } else if (need_mask) {
-      softmax(!skip_lo, !skip_hi, true);
-    } else if (!skip_lo && !skip_hi) {
-      softmax(true, true, false);
-    } else if (!skip_lo) {
-      softmax(true, false, false);
-    } else {
-      softmax(false, true, false);
-    }
-    // A skipped half's P: zeros (another warp of the warpgroup may keep it), written once.
-    #pragma unroll
-    for (int hf = 0; hf < 2; ++hf) {
-      const bool sk = hf ? skip_hi : skip_lo;
-      bool &pz = hf ? pz_hi : pz_lo;
-      if (sk && !pz) {
-        const u32 z[4] = {0u, 0u, 0u, 0u};
-        #pragma unroll
-        for (int kk = hf * 4; kk < hf * 4 + 4; ++kk) stmatrix_x4(p_addr(kk), z);
-      }
-      pz = sk;
-    }
-#else
-    softmax(true, true, need_mask);
-#endif
-    fence_async_smem();  // P_t, for the tensor cores' next turn
-#if SKIP
-    vote(0, skip_lo);
-    vote(1, skip_hi);
-    const u32 wk = wk_cur;
-    wk_cur = wk_prv;
-    wk_prv = wk;
-#endif
-    // S_{t+1} done: K of visit t + 1 released; then O rescaled (before this wait, O's writes made
-    // ptxas serialise the pipeline: C7515).
-    wg_wait<0>();
-    reg_fence(Sn);
-    reg_fence(O);
-    if (next && lane == 0) mbar_arrive(kbar(t + 1) + EMPTY_OFF);
-    if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f)) {
-      #pragma unroll
-      for (int dt = 0; dt < DIM / 8; ++dt) {
-        O[dt * 4 + 0] *= al[0], O[dt * 4 + 1] *= al[0];
-        O[dt * 4 + 2] *= al[1], O[dt * 4 + 3] *= al[1];
-      }
-    }
-  };
-  #pragma unroll 1
-  for (int t = 0; t < nv; t += 2) {
-    visit(t, SA, SB);
-    if (t + 1 < nv) visit(t + 1, SB, SA);
-  }
-  if (nv > 0) {
-    // The last turn: P V of the last visit. The last warpgroup hands no turn back (the turns balance).
-    mbar_wait(vbar(nv - 1), vph(nv - 1));
-    named_sync(BAR_TURN + wg, 2 * 128);
-#if SKIP
-    const bool pv_lo = kept(true, wk_prv, 0), pv_hi = kept(true, wk_prv, 1);
-#else
-    const bool pv_lo = true, pv_hi = true;
-#endif
-    wg_fence();
-    issue_pv_s(vslot(nv - 1), pv_lo, pv_hi);
-    wg_commit();
-    if (wg == 0) named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
-    wg_wait<0>();
-    reg_fence(O);
-  }
-#else
   // Ring slots of visits t and t - 1, and the phase of visit t's full barrier, carried from
   // visit to visit.
   // The slots' addresses are carried too (K of visits t and t - 1, the full barriers of both;
@@ -1571,8 +1225,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     wg_wait<0>();  // unconditional: ptxas then knows O is free on every path
     reg_fence(O);
   }
-
-#endif  // PSMEM
 
   // Epilogue: normalise, write O and the natural-log LSE.
   #pragma unroll

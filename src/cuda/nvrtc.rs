@@ -255,20 +255,6 @@ fn prefill90_overlap_split() -> bool {
     std::env::var("BLASST_PREFILL_OVERLAP_SPLIT").is_ok_and(|v| v.trim() == "1")
 }
 
-/// Whether the Hopper prefill kernel at d = 128 (contiguous and ragged layouts) issues S a visit
-/// ahead and passes P through shared memory (kernels/prefill_sm90.cu `PSMEM`, session 67): an
-/// experiment behind `BLASST_PREFILL_PSMEM=1`, off by default. Read at every compile, so the
-/// source and its cache key follow it.
-/// `BLASST_PREFILL_PSMEM=k3`: the same with K in three ring slots and V in two (instead of two
-/// and three). Returns K's slots, or None when off.
-fn prefill90_psmem() -> Option<u32> {
-    match std::env::var("BLASST_PREFILL_PSMEM").as_deref().map(str::trim) {
-        Ok("1") => Some(2),
-        Ok("k3") => Some(3),
-        _ => None,
-    }
-}
-
 /// The row-tile warps decode kernel's test delay (`BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, 0
 /// unless set, at most 1 ms): its producer warp waits that long between a tile's decision wait
 /// and its wait for the tile's V slot, the window in which, before session 48, consumers that
@@ -456,11 +442,6 @@ impl Variant {
             }
             if !prefill90_int_maxima() {
                 defines.push_str("#define PREFILL90_INT_MAXIMA 0\n");
-            }
-            if let Some(kslots) = prefill90_psmem() {
-                defines.push_str(&format!(
-                    "#define PREFILL90_PSMEM 1\n#define PREFILL90_PSMEM_KSLOTS {kslots}\n"
-                ));
             }
             (defines, "")
         } else {
