@@ -224,7 +224,11 @@ fn plan_into_a_closed_pipe_does_not_panic() {
     // test spawns between pipe() and drop(read_end) would otherwise inherit the read end and
     // keep it open, so the write succeeds and blasst exits 0 (seen once, session 66).
     // SAFETY: `fds` has room for the two descriptors pipe2() writes.
-    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0, "pipe2()");
+    assert_eq!(
+        unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) },
+        0,
+        "pipe2()"
+    );
     // SAFETY: both descriptors were just opened by pipe2() and are owned here only.
     let (read_end, write_end) =
         unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
