@@ -1,28 +1,6 @@
 #!/usr/bin/env bash
-# Run 318 (session 67): PSMEM reworked after run 317 (dense 0.65-0.80x, Skip-Softmax 0.82-0.97x of the
-# tree): V in a ring of three (K two), one P buffer per warpgroup retired mid-visit (P V_{t-1} its own
-# commit group before S_{t+1}), P stored as the exponentials come, the float maxima. PSMEM, S a visit ahead with P through shared memory
-# (`BLASST_PREFILL_PSMEM=1`; kernels/prefill_sm90.cu; d = 128, contiguous and ragged layouts,
-# dense and Skip-Softmax), against the tree's kernels (the same build without the switch).
-# (1) Correctness with the switch, d = 128: skip nothing bit for bit against dense, dense against
-# the CPU and float64, the tile-by-tile decisions; check_prefill.py (against PyTorch).
-# (2) The interleaved A/B, contiguous (8K non-causal and causal, 16K non-causal, 32K causal).
-# (3) racecheck and synccheck over the contiguous prefill cases of the tile-by-tile test.
-# Predicted: (1) pass; (2) skipping faster, most at high sparsity: 87-92 % +15..+25 %, 65-70 %
-# +8..+15 %, ~50 % +3..+8 %; dense and nothing skipped -5..+5 % (a kept visit's softmax now runs
-# beside its next S, but P goes through shared memory and the ring has two slots, not three);
-# (3) 0 hazards, 0 errors.
-set -uo pipefail
-source bench/runs/common.sh
-run_start
-export BLASST_TEST_HEAD_DIMS=128
-BLASST_PREFILL_PSMEM=1 GPU_TESTS_TIMEOUT=150 gpu_tests_named "PSMEM, d = 128: skip nothing, dense, tile by tile" \
-  skip_kernel_that_skips_nothing dense_matches_cpu_and_float64 skip_decisions_match_the_cpu_tile_by_tile
-BLASST_PREFILL_PSMEM=1 prefill_checks target/device "PSMEM"
-mkdir -p target/device-psmem && cp target/device/libblasst.so target/device-psmem/
-AB_BUILDS="target/device/libblasst.so target/device-psmem/libblasst.so:BLASST_PREFILL_PSMEM=1" AB_TIMEOUT=90 \
-  ab "contiguous (tree, PSMEM)"
-for tool in racecheck synccheck; do
-  BLASST_PREFILL_PSMEM=1 SANITIZE_TIMEOUT=100 sanitize_tile_cases $tool 0,1,2,4
-done
-pack_out logs
+# Run 318 (session 67): run 316's steps on PSMEM as reworked after run 317 (dense 0.64-0.81x,
+# Skip-Softmax 0.82-0.97x of the tree); this run's tree (5e9337e): V in a ring of three (K two),
+# one P buffer per warpgroup retired mid-visit (P V_{t-1} its own commit group before S_{t+1}), P
+# stored as the exponentials come, the float maxima.
+exec bash bench/runs/session67/run316.sh
