@@ -110,6 +110,15 @@ ab() {
   PYTHONUNBUFFERED=1 timeout "${AB_TIMEOUT:-70}" python3 bench/ab_prefill.py \
     ${AB_BUILDS:-target/device-base/libblasst.so target/device/libblasst.so} "$@" >> "$OUT/ab.log" 2>&1
 }
+# A copy of target/device's library for a build switched by the environment (`ab_prefill.py`
+# keeps the first kernel per variant in one library, so a switch needs a library of its own):
+# switched_build NAME VAR=VALUE copies it into target/device-NAME/ and prints the A/B's build
+# argument, target/device-NAME/libblasst.so:VAR=VALUE (since session 67), e.g.
+# AB_BUILDS="target/device/libblasst.so $(switched_build x BLASST_PREFILL_X=1)" ab LABEL.
+switched_build() {
+  mkdir -p "target/device-$1" && cp target/device/libblasst.so "target/device-$1/"
+  echo "target/device-$1/libblasst.so:$2"
+}
 # The GPU tests of target/device (tests/gpu.rs), all of them (GPU_TESTS_TIMEOUT seconds, default
 # 400: since session 44 the suite takes ~335 s on the H200).
 gpu_tests() {

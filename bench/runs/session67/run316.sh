@@ -17,8 +17,7 @@ export BLASST_TEST_HEAD_DIMS=128
 BLASST_PREFILL_PSMEM=1 GPU_TESTS_TIMEOUT=150 gpu_tests_named "PSMEM, d = 128: skip nothing, dense, tile by tile" \
   skip_kernel_that_skips_nothing dense_matches_cpu_and_float64 skip_decisions_match_the_cpu_tile_by_tile
 BLASST_PREFILL_PSMEM=1 prefill_checks target/device "PSMEM"
-mkdir -p target/device-psmem && cp target/device/libblasst.so target/device-psmem/
-AB_BUILDS="target/device/libblasst.so target/device-psmem/libblasst.so:BLASST_PREFILL_PSMEM=1" AB_TIMEOUT=90 \
+AB_BUILDS="target/device/libblasst.so $(switched_build psmem BLASST_PREFILL_PSMEM=1)" AB_TIMEOUT=90 \
   ab "contiguous (tree, PSMEM)"
 for tool in racecheck synccheck; do
   BLASST_PREFILL_PSMEM=1 SANITIZE_TIMEOUT=100 sanitize_tile_cases $tool 0,1,2,4

@@ -12,8 +12,7 @@ run_start
 export BLASST_TEST_HEAD_DIMS=128
 BLASST_PREFILL_PSMEM=k3 GPU_TESTS_TIMEOUT=100 gpu_tests_named "PSMEM=k3, d = 128: skip nothing, tile by tile" \
   skip_kernel_that_skips_nothing skip_decisions_match_the_cpu_tile_by_tile
-for x in psmem psmemk3; do mkdir -p target/device-$x && cp target/device/libblasst.so target/device-$x/; done
-AB_BUILDS="target/device/libblasst.so target/device-psmem/libblasst.so:BLASST_PREFILL_PSMEM=1 target/device-psmemk3/libblasst.so:BLASST_PREFILL_PSMEM=k3" \
+AB_BUILDS="target/device/libblasst.so $(switched_build psmem BLASST_PREFILL_PSMEM=1) $(switched_build psmemk3 BLASST_PREFILL_PSMEM=k3)" \
   AB_TIMEOUT=110 ab "contiguous (tree, PSMEM=1, PSMEM=k3; V waited only when kept)"
 BLASST_PREFILL_PSMEM=k3 SANITIZE_TIMEOUT=60 sanitize_tile_cases racecheck 0,2
 pack_out logs

@@ -20,7 +20,6 @@ run_start
 export BLASST_TEST_HEAD_DIMS=128
 BLASST_PREFILL_PSMEM=i GPU_TESTS_TIMEOUT=100 gpu_tests_named "PSMEM=i, d = 128: skip nothing, tile by tile" \
   skip_kernel_that_skips_nothing skip_decisions_match_the_cpu_tile_by_tile
-for x in psmem psmemi psmemk3i; do mkdir -p target/device-$x && cp target/device/libblasst.so target/device-$x/; done
-AB_BUILDS="target/device/libblasst.so target/device-psmem/libblasst.so:BLASST_PREFILL_PSMEM=1 target/device-psmemi/libblasst.so:BLASST_PREFILL_PSMEM=i target/device-psmemk3i/libblasst.so:BLASST_PREFILL_PSMEM=k3i" \
+AB_BUILDS="target/device/libblasst.so $(switched_build psmem BLASST_PREFILL_PSMEM=1) $(switched_build psmemi BLASST_PREFILL_PSMEM=i) $(switched_build psmemk3i BLASST_PREFILL_PSMEM=k3i)" \
   AB_TIMEOUT=150 ab "contiguous (tree, PSMEM=1, PSMEM=i, PSMEM=k3i)"
 pack_out logs
