@@ -59,7 +59,8 @@
 // serialised); with P through shared memory instead (stmatrix, P V reading A from shared memory)
 // it fit, passed every check, and ran dense at 0.85-0.94x and Skip-Softmax at 0.79-0.95x of this
 // loop on an H100 whatever the ring depths and with V waited for only when kept (session 67,
-// runs 316-321, bench/runs/session67/psmem-rejected.patch).)
+// runs 316-321, bench/runs/session67/psmem-rejected.patch; its row maxima placed between the
+// next S's k-steps gained 1-3 % at 87-92 % skipped: run 322, session 68).)
 //
 // ptxas keeps the wgmma pipeline asynchronous only if no other code writes or reads the
 // accumulators of an unfinished wgmma on any path (warnings C7514/C7515/C7520, rejected by

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Run 322 (prepared in session 67, not run: no device time was left). Whether PSMEM's skipped
+# Run 322 (prepared in session 67, when no device time was left; run in session 68 through
+# bench/runs/session68/run322.sh, logs and verdict under "Session 68" in bench/RESULTS.md). Whether PSMEM's skipped
 # visits wait in their own S issue. Session 58's profile had a skipped visit's 8-wgmma S issue at
 # ~500 cycles (a wgmma's issue waits until the tensor cores take it, and they are busy with the
 # other warpgroup's S), so with S a visit ahead (PSMEM, runs 316-321) the warps still spend that
