@@ -149,6 +149,16 @@
 #define PREFILL90_INT_MAXIMA 1
 #endif
 #define INT_MAXIMA PREFILL90_INT_MAXIMA
+// LATE_CHECK (session 68, an experiment; where the host defines PREFILL90_LATE_CHECK 1,
+// `BLASST_PREFILL_LATE_CHECK=1`): INT_MAXIMA's check for lanes whose integer maxima are not
+// their float maxima acted on after the quad shuffles instead of before them, so that the
+// shuffles of a visit's row maxima (a skipped visit's critical path) do not wait for the check's
+// vote; the rare warp that fails it takes the float tree and shuffles again. The same maxima
+// bit for bit.
+#ifndef PREFILL90_LATE_CHECK
+#define PREFILL90_LATE_CHECK 0
+#endif
+#define LATE_CHECK (PREFILL90_LATE_CHECK && INT_MAXIMA)
 #define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one
 #define VBAR_OFF (2 * NB * 8)    // V's barriers past K's (KV_SPLIT)
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
@@ -954,6 +964,29 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // The four (half, row) reductions are independent: one branch for all of them and the quad
     // shuffles interleaved, so their latencies overlap (a skipped visit's critical path).
     float mx[NH][2];
+    const auto float_maxima = [&] {
+      #pragma unroll
+      for (int hf = 0; hf < NH; ++hf)
+        #pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          // A tree (depth 4), not a chain of 16.
+          float a[8];
+          #pragma unroll
+          for (int i = 0; i < 8; ++i) a[i] = fmaxf(S[(hf * 8 + i) * 4 + hh * 2], S[(hf * 8 + i) * 4 + hh * 2 + 1]);
+          #pragma unroll
+          for (int w = 4; w >= 1; w /= 2)
+            #pragma unroll
+            for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
+          mx[hf][hh] = a[0];
+        }
+    };
+    // The row maxima of the quad's four lanes (the row's 64 keys of each half), on every lane.
+    const auto quad_maxima = [&] {
+      #pragma unroll
+      for (int d = 1; d <= 2; d *= 2)
+        #pragma unroll
+        for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
+    };
     if (need_mask) {
       #pragma unroll
       for (int hf = 0; hf < NH; ++hf)
@@ -967,23 +1000,10 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
               if (nt * 8 + e <= kl[hh]) x = fmaxf(x, S[nt * 4 + hh * 2 + e]);
           mx[hf][hh] = x;
         }
+#if LATE_CHECK
+      quad_maxima();
+#endif
     } else {
-      const auto float_maxima = [&] {
-        #pragma unroll
-        for (int hf = 0; hf < NH; ++hf)
-          #pragma unroll
-          for (int hh = 0; hh < 2; ++hh) {
-            // A tree (depth 4), not a chain of 16.
-            float a[8];
-            #pragma unroll
-            for (int i = 0; i < 8; ++i) a[i] = fmaxf(S[(hf * 8 + i) * 4 + hh * 2], S[(hf * 8 + i) * 4 + hh * 2 + 1]);
-            #pragma unroll
-            for (int w = 4; w >= 1; w /= 2)
-              #pragma unroll
-              for (int i = 0; i < w; ++i) a[i] = fmaxf(a[i], a[i + w]);
-            mx[hf][hh] = a[0];
-          }
-      };
 #if INT_MAXIMA
       // The lane's maxima as signed integers, three at a time (VIMNMX3, one instruction on
       // sm_90: 8 per row and half instead of 15 FMNMX, depth 3). Between floats that are not
@@ -1009,15 +1029,31 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           worst = max(worst, (u32)x - 1u);
           mx[hf][hh] = __int_as_float(x);
         }
+#if LATE_CHECK
+      // The check acted on after the quad shuffles, which then do not wait for its vote (the rare
+      // warp whose integer maxima are not its float maxima takes the float tree and shuffles
+      // again).
+      quad_maxima();
+      // (The vote in PTX of its own that takes a shuffled maximum as an operand it does not use:
+      // with __any_sync, the compiler placed the vote before the shuffles again.)
+      u32 redo;
+      asm volatile("{\n.reg .pred p;\nsetp.ge.u32 p, %1, 0x7f800000;\nvote.sync.any.pred p, p, 0xffffffff;\nselp.u32 %0, 1, 0, p;\n}\n"
+                   : "=r"(redo)
+                   : "r"(worst), "f"(mx[0][0]));
+      if (redo) {
+        float_maxima();
+        quad_maxima();
+      }
+#else
       if (__any_sync(0xffffffffu, worst >= 0x7f800000u)) float_maxima();
+#endif
 #else
       float_maxima();
 #endif
     }
-    #pragma unroll
-    for (int d = 1; d <= 2; d *= 2)
-      #pragma unroll
-      for (int i = 0; i < 2 * NH; ++i) mx[i / 2][i % 2] = fmaxf(mx[i / 2][i % 2], __shfl_xor_sync(0xffffffffu, mx[i / 2][i % 2], d));
+#if !LATE_CHECK
+    quad_maxima();
+#endif
 #if SKIP
     // Each half is one plan tile of the warp's 16 rows, decided by a warp vote, the upper tile
     // first (the plan visits tiles last to first), the lower one against the running maxima

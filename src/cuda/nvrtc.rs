@@ -244,6 +244,14 @@ fn prefill90_int_maxima() -> bool {
     !std::env::var("BLASST_PREFILL_INT_MAXIMA").is_ok_and(|v| v.trim() == "0")
 }
 
+/// Whether the Hopper prefill kernel acts on the integer row maxima's check after the quad
+/// shuffles (kernels/prefill_sm90.cu `LATE_CHECK`, session 68, an experiment; the same maxima bit
+/// for bit): only with `BLASST_PREFILL_LATE_CHECK=1`. Read at every compile, so the source and its
+/// cache key follow it.
+fn prefill90_late_check() -> bool {
+    std::env::var("BLASST_PREFILL_LATE_CHECK").is_ok_and(|v| v.trim() == "1")
+}
+
 /// Whether every overlapped Hopper prefill kernel (d = 128) takes split K and V barriers
 /// (kernels/prefill_sm90.cu `OVERLAP_SPLIT`, session 65): the small-page kernels always do
 /// (`with_small_pages`); the others only with `BLASST_PREFILL_OVERLAP_SPLIT=1`, an
@@ -442,6 +450,9 @@ impl Variant {
             }
             if !prefill90_int_maxima() {
                 defines.push_str("#define PREFILL90_INT_MAXIMA 0\n");
+            }
+            if prefill90_late_check() {
+                defines.push_str("#define PREFILL90_LATE_CHECK 1\n");
             }
             (defines, "")
         } else {

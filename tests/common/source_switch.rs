@@ -1,8 +1,9 @@
 //! What a compile-time switch read from the environment (e.g.
 //! `BLASST_DECODE_WARPS_PRODUCER_DELAY_NS`, `BLASST_PREFILL_PV_OVERLAP`,
-//! `BLASST_PREFILL_INT_MAXIMA`, `BLASST_PREFILL_OVERLAP_SPLIT`) does to the kernel sources, for
-//! the test binaries that hold one such switch each (tests/warps_delay_compile.rs,
-//! tests/pv_overlap_compile.rs, tests/int_maxima_compile.rs, tests/overlap_split_compile.rs):
+//! `BLASST_PREFILL_INT_MAXIMA`, `BLASST_PREFILL_OVERLAP_SPLIT`, `BLASST_PREFILL_LATE_CHECK`) does
+//! to the kernel sources, for the test binaries that hold one such switch each
+//! (tests/warps_delay_compile.rs, tests/pv_overlap_compile.rs, tests/int_maxima_compile.rs,
+//! tests/overlap_split_compile.rs, tests/late_check_compile.rs):
 //! `#[path = "common/source_switch.rs"] mod source_switch;`.
 
 use blasst::cuda::nvrtc::{Variant, arch_smem_per_sm, available, compile_with_log};
