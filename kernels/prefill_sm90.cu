@@ -159,6 +159,22 @@
 #define PREFILL90_LATE_CHECK 0
 #endif
 #define LATE_CHECK (PREFILL90_LATE_CHECK && INT_MAXIMA)
+// VOTE_AND (session 68, an experiment; where the host defines PREFILL90_VOTE_AND 1,
+// `BLASST_PREFILL_VOTE_AND=1`): a warp's vote on a plan tile tests its lane's two rows with `&`
+// instead of `&&`, so that the second row's test does not wait, predicated, for the first one's
+// (in the tree's SASS the two form one chain of ~9 dependent instructions before the vote). The
+// same decisions.
+#ifndef PREFILL90_VOTE_AND
+#define PREFILL90_VOTE_AND 0
+#endif
+// Whether both of this lane's rows vote to skip a plan tile (maxima x0, x1; running maxima m0, m1).
+DEVI bool rows_vote_skip(float x0, float m0, float x1, float m1, const KernelParams &p) {
+#if PREFILL90_VOTE_AND
+  return row_votes_skip(x0, m0, p) & row_votes_skip(x1, m1, p);
+#else
+  return row_votes_skip(x0, m0, p) && row_votes_skip(x1, m1, p);
+#endif
+}
 #define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one
 #define VBAR_OFF (2 * NB * 8)    // V's barriers past K's (KV_SPLIT)
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
@@ -1074,21 +1090,21 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #if NH == 1
     // d = 256: one plan tile per visit ("lo"); the same parallel form for lambda <= 1.
     skip_hi = true;
-    skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m[0], p) && row_votes_skip(mx[0][1], m[1], p));
+    skip_lo = __all_sync(0xffffffffu, rows_vote_skip(mx[0][0], m[0], mx[0][1], m[1], p));
     #pragma unroll
     for (int hh = 0; hh < 2; ++hh) mn[hh] = p.log2_lambda <= 0.f || !skip_lo ? fmaxf(m[hh], mx[0][hh]) : m[hh];
     if (skip_lo && v < nvw) ++skipped;
 #else
     if (p.log2_lambda <= 0.f) {
       const float m10 = fmaxf(m[0], mx[1][0]), m11 = fmaxf(m[1], mx[1][1]);
-      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
-      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
+      skip_hi = __all_sync(0xffffffffu, rows_vote_skip(mx[1][0], m[0], mx[1][1], m[1], p));
+      skip_lo = __all_sync(0xffffffffu, rows_vote_skip(mx[0][0], m10, mx[0][1], m11, p));
       mn[0] = fmaxf(m10, mx[0][0]);
       mn[1] = fmaxf(m11, mx[0][1]);
     } else {
-      skip_hi = __all_sync(0xffffffffu, row_votes_skip(mx[1][0], m[0], p) && row_votes_skip(mx[1][1], m[1], p));
+      skip_hi = __all_sync(0xffffffffu, rows_vote_skip(mx[1][0], m[0], mx[1][1], m[1], p));
       const float m10 = skip_hi ? m[0] : fmaxf(m[0], mx[1][0]), m11 = skip_hi ? m[1] : fmaxf(m[1], mx[1][1]);
-      skip_lo = __all_sync(0xffffffffu, row_votes_skip(mx[0][0], m10, p) && row_votes_skip(mx[0][1], m11, p));
+      skip_lo = __all_sync(0xffffffffu, rows_vote_skip(mx[0][0], m10, mx[0][1], m11, p));
       mn[0] = skip_lo ? m10 : fmaxf(m10, mx[0][0]);
       mn[1] = skip_lo ? m11 : fmaxf(m11, mx[0][1]);
     }

@@ -252,6 +252,13 @@ fn prefill90_late_check() -> bool {
     std::env::var("BLASST_PREFILL_LATE_CHECK").is_ok_and(|v| v.trim() == "1")
 }
 
+/// Whether the Hopper prefill kernel's votes test a lane's two rows with `&` rather than `&&`
+/// (kernels/prefill_sm90.cu `VOTE_AND`, session 68, an experiment; the same decisions): only with
+/// `BLASST_PREFILL_VOTE_AND=1`. Read at every compile, so the source and its cache key follow it.
+fn prefill90_vote_and() -> bool {
+    std::env::var("BLASST_PREFILL_VOTE_AND").is_ok_and(|v| v.trim() == "1")
+}
+
 /// Whether every overlapped Hopper prefill kernel (d = 128) takes split K and V barriers
 /// (kernels/prefill_sm90.cu `OVERLAP_SPLIT`, session 65): the small-page kernels always do
 /// (`with_small_pages`); the others only with `BLASST_PREFILL_OVERLAP_SPLIT=1`, an
@@ -453,6 +460,9 @@ impl Variant {
             }
             if prefill90_late_check() {
                 defines.push_str("#define PREFILL90_LATE_CHECK 1\n");
+            }
+            if prefill90_vote_and() {
+                defines.push_str("#define PREFILL90_VOTE_AND 1\n");
             }
             (defines, "")
         } else {
