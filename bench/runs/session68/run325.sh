@@ -25,6 +25,5 @@ B="target/device/libblasst.so $(switched_build late BLASST_PREFILL_LATE_CHECK=1)
 B="$B target/device-both/libblasst.so:BLASST_PREFILL_LATE_CHECK=1,BLASST_PREFILL_VOTE_AND=1"
 mkdir -p target/device-both && cp target/device/libblasst.so target/device-both/
 AB_BUILDS="$B" AB_TIMEOUT=150 ab "contiguous d = 128 (tree, LATE_CHECK, VOTE_AND, both)"
-AB_BUILDS="$B" AB_TIMEOUT=150 ab "contiguous d = 128 again"
 AB_BUILDS="$B" AB_TIMEOUT=120 ab "contiguous d = 64" --d64
 pack_out logs
