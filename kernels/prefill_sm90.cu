@@ -149,31 +149,24 @@
 #define PREFILL90_INT_MAXIMA 1
 #endif
 #define INT_MAXIMA PREFILL90_INT_MAXIMA
-// LATE_CHECK (session 68, an experiment; where the host defines PREFILL90_LATE_CHECK 1,
-// `BLASST_PREFILL_LATE_CHECK=1`): INT_MAXIMA's check for lanes whose integer maxima are not
-// their float maxima acted on after the quad shuffles instead of before them, so that the
-// shuffles of a visit's row maxima (a skipped visit's critical path) do not wait for the check's
-// vote; the rare warp that fails it takes the float tree and shuffles again. The same maxima
-// bit for bit.
+// LATE_CHECK (session 68; off where the host defines PREFILL90_LATE_CHECK 0, src/cuda/nvrtc.rs,
+// `BLASST_PREFILL_LATE_CHECK=0`): INT_MAXIMA's check for lanes whose integer maxima are not
+// their float maxima is voted on after the quad shuffles (PTX of its own that takes a shuffled
+// maximum as an operand: with __any_sync the compiler placed the vote first again), not before
+// them, so the shuffles of a visit's row maxima (a skipped visit's critical path, ~280-410 cycles
+// for ~55 instructions in run 324's profile) no longer wait for the check's dependent chain and
+// vote; the rare warp that fails the check takes the float tree and shuffles again. The same
+// maxima bit for bit. On an H100 (run 325, bench/RESULTS.md session 68) d = 128 dense
+// +0.7..+1.7 % (one row +4.7 %), Skip-Softmax +0.6..+3.0 %; d = 64 -0.6..+2.2 %. (Testing a
+// lane's two rows with `&` instead of `&&` before the vote, so that ptxas does not chain them,
+// measured -2..+3 % alone and nothing over LATE_CHECK: not kept.)
 #ifndef PREFILL90_LATE_CHECK
-#define PREFILL90_LATE_CHECK 0
+#define PREFILL90_LATE_CHECK 1
 #endif
 #define LATE_CHECK (PREFILL90_LATE_CHECK && INT_MAXIMA)
-// VOTE_AND (session 68, an experiment; where the host defines PREFILL90_VOTE_AND 1,
-// `BLASST_PREFILL_VOTE_AND=1`): a warp's vote on a plan tile tests its lane's two rows with `&`
-// instead of `&&`, so that the second row's test does not wait, predicated, for the first one's
-// (in the tree's SASS the two form one chain of ~9 dependent instructions before the vote). The
-// same decisions.
-#ifndef PREFILL90_VOTE_AND
-#define PREFILL90_VOTE_AND 0
-#endif
 // Whether both of this lane's rows vote to skip a plan tile (maxima x0, x1; running maxima m0, m1).
 DEVI bool rows_vote_skip(float x0, float m0, float x1, float m1, const KernelParams &p) {
-#if PREFILL90_VOTE_AND
-  return row_votes_skip(x0, m0, p) & row_votes_skip(x1, m1, p);
-#else
   return row_votes_skip(x0, m0, p) && row_votes_skip(x1, m1, p);
-#endif
 }
 #define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one
 #define VBAR_OFF (2 * NB * 8)    // V's barriers past K's (KV_SPLIT)

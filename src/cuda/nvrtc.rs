@@ -244,19 +244,12 @@ fn prefill90_int_maxima() -> bool {
     !std::env::var("BLASST_PREFILL_INT_MAXIMA").is_ok_and(|v| v.trim() == "0")
 }
 
-/// Whether the Hopper prefill kernel acts on the integer row maxima's check after the quad
-/// shuffles (kernels/prefill_sm90.cu `LATE_CHECK`, session 68, an experiment; the same maxima bit
-/// for bit): only with `BLASST_PREFILL_LATE_CHECK=1`. Read at every compile, so the source and its
-/// cache key follow it.
+/// Whether the Hopper prefill kernel votes on the integer row maxima's check after the quad
+/// shuffles (kernels/prefill_sm90.cu `LATE_CHECK`, session 68; the same maxima bit for bit): on,
+/// unless `BLASST_PREFILL_LATE_CHECK=0` asks for the check before them (an A/B switch). Read at
+/// every compile, so the source and its cache key follow it.
 fn prefill90_late_check() -> bool {
-    std::env::var("BLASST_PREFILL_LATE_CHECK").is_ok_and(|v| v.trim() == "1")
-}
-
-/// Whether the Hopper prefill kernel's votes test a lane's two rows with `&` rather than `&&`
-/// (kernels/prefill_sm90.cu `VOTE_AND`, session 68, an experiment; the same decisions): only with
-/// `BLASST_PREFILL_VOTE_AND=1`. Read at every compile, so the source and its cache key follow it.
-fn prefill90_vote_and() -> bool {
-    std::env::var("BLASST_PREFILL_VOTE_AND").is_ok_and(|v| v.trim() == "1")
+    !std::env::var("BLASST_PREFILL_LATE_CHECK").is_ok_and(|v| v.trim() == "0")
 }
 
 /// Whether every overlapped Hopper prefill kernel (d = 128) takes split K and V barriers
@@ -458,11 +451,8 @@ impl Variant {
             if !prefill90_int_maxima() {
                 defines.push_str("#define PREFILL90_INT_MAXIMA 0\n");
             }
-            if prefill90_late_check() {
-                defines.push_str("#define PREFILL90_LATE_CHECK 1\n");
-            }
-            if prefill90_vote_and() {
-                defines.push_str("#define PREFILL90_VOTE_AND 1\n");
+            if !prefill90_late_check() {
+                defines.push_str("#define PREFILL90_LATE_CHECK 0\n");
             }
             (defines, "")
         } else {
