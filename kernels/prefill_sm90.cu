@@ -1010,7 +1010,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           mx[hf][hh] = x;
         }
 #if LATE_CHECK
-      quad_maxima();
+      quad_maxima();  // (each branch shuffles its own: see LATE_CHECK below)
 #endif
     } else {
 #if INT_MAXIMA
@@ -1039,12 +1039,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
           mx[hf][hh] = __int_as_float(x);
         }
 #if LATE_CHECK
-      // The check acted on after the quad shuffles, which then do not wait for its vote (the rare
-      // warp whose integer maxima are not its float maxima takes the float tree and shuffles
-      // again).
+      // The check voted on after the quad shuffles, which then do not wait for it (see
+      // LATE_CHECK; the rare warp that fails it takes the float tree and shuffles again). The
+      // vote is PTX of its own that names a shuffled maximum as an operand it does not use, so it
+      // follows the shuffles (written with __any_sync, the vote was placed before them).
       quad_maxima();
-      // (The vote in PTX of its own that takes a shuffled maximum as an operand it does not use:
-      // with __any_sync, the compiler placed the vote before the shuffles again.)
       u32 redo;
       asm volatile("{\n.reg .pred p;\nsetp.ge.u32 p, %1, 0x7f800000;\nvote.sync.any.pred p, p, 0xffffffff;\nselp.u32 %0, 1, 0, p;\n}\n"
                    : "=r"(redo)
