@@ -151,11 +151,10 @@
 #define INT_MAXIMA PREFILL90_INT_MAXIMA
 // LATE_CHECK (session 68; off where the host defines PREFILL90_LATE_CHECK 0, src/cuda/nvrtc.rs,
 // `BLASST_PREFILL_LATE_CHECK=0`): INT_MAXIMA's check for lanes whose integer maxima are not
-// their float maxima is voted on after the quad shuffles (PTX of its own that takes a shuffled
-// maximum as an operand: with __any_sync the compiler placed the vote first again), not before
-// them, so the shuffles of a visit's row maxima (a skipped visit's critical path, ~280-410 cycles
-// for ~55 instructions in run 324's profile) no longer wait for the check's dependent chain and
-// vote; the rare warp that fails the check takes the float tree and shuffles again. The same
+// their float maxima is voted on after the quad shuffles (see the loop for how the vote is kept
+// there), not before them, so the shuffles of a visit's row maxima (a skipped visit's critical
+// path, ~280-410 cycles for ~55 instructions in run 324's profile) no longer wait for the check's
+// dependent chain and vote; the rare warp that fails the check takes the float tree and shuffles again. The same
 // maxima bit for bit. On an H100 (run 325, bench/RESULTS.md session 68) d = 128 dense
 // +0.7..+1.7 % (one row +4.7 %), Skip-Softmax +0.6..+3.0 %; d = 64 -0.6..+2.2 %. (Testing a
 // lane's two rows with `&` instead of `&&` before the vote, so that ptxas does not chain them,

@@ -22,8 +22,7 @@ BLASST_PREFILL_LATE_CHECK=1 BLASST_PREFILL_VOTE_AND=1 GPU_TESTS_TIMEOUT=240 gpu_
   "LATE_CHECK=1 VOTE_AND=1 (d 64, 128, 256): integer maxima bit for bit, skip nothing, tile by tile, lambda > 1" \
   integer_row_maxima skip_kernel_that_skips_nothing skip_decisions_match_the_cpu
 B="target/device/libblasst.so $(switched_build late BLASST_PREFILL_LATE_CHECK=1) $(switched_build and BLASST_PREFILL_VOTE_AND=1)"
-B="$B target/device-both/libblasst.so:BLASST_PREFILL_LATE_CHECK=1,BLASST_PREFILL_VOTE_AND=1"
-mkdir -p target/device-both && cp target/device/libblasst.so target/device-both/
+B="$B $(switched_build both BLASST_PREFILL_LATE_CHECK=1,BLASST_PREFILL_VOTE_AND=1)"
 AB_BUILDS="$B" AB_TIMEOUT=150 ab "contiguous d = 128 (tree, LATE_CHECK, VOTE_AND, both)"
 AB_BUILDS="$B" AB_TIMEOUT=120 ab "contiguous d = 64" --d64
 pack_out logs
