@@ -16,9 +16,12 @@ run_start
 BLASST_PREFILL_VISIT192=1 BLASST_TEST_HEAD_DIMS=128 GPU_TESTS_TIMEOUT=200 GPU_TESTS_LOG=gpu-tests-visit192.log gpu_tests_named \
   "VISIT192=1, d 128: dense vs CPU and float64, tile by tile, lambda > 1, skip nothing, integer maxima" \
   dense_matches_cpu skip_decisions_match_the_cpu skip_kernel_that_skips_nothing integer_row_maxima
+# (third build, timed only: 192-key visits with split K and V barriers, so that K of the next
+# visit is copied as soon as S is done with its slot: the ring has two slots only)
 B="target/device/libblasst.so $(switched_build v192 BLASST_PREFILL_VISIT192=1)"
-AB_BUILDS="$B" AB_TIMEOUT=150 ab "contiguous d = 128 (tree, VISIT192)"
-AB_BUILDS="$B" AB_TIMEOUT=120 ab "contiguous d = 128 non-causal 4K-32K (tree, VISIT192)" --noncausal
+B="$B $(switched_build v192s BLASST_PREFILL_VISIT192=1,BLASST_PREFILL_OVERLAP_SPLIT=1)"
+AB_BUILDS="$B" AB_TIMEOUT=170 ab "contiguous d = 128 (tree, VISIT192, VISIT192 + OVERLAP_SPLIT)"
+AB_BUILDS="$B" AB_TIMEOUT=150 ab "contiguous d = 128 non-causal 4K-32K (the same three)" --noncausal
 step "check_prefill, VISIT192=1"
 BLASST_PREFILL_VISIT192=1 timeout 100 python3 bench/check_prefill.py --lib target/device/libblasst.so > "$OUT/check-visit192.log" 2>&1
 echo "check_prefill exit $?" | tee -a "$LOG"
