@@ -60,7 +60,10 @@
 // it fit, passed every check, and ran dense at 0.85-0.94x and Skip-Softmax at 0.79-0.95x of this
 // loop on an H100 whatever the ring depths and with V waited for only when kept (session 67,
 // runs 316-321, bench/runs/session67/psmem-rejected.patch; its row maxima placed between the
-// next S's k-steps gained 1-3 % at 87-92 % skipped: run 322, session 68).)
+// next S's k-steps gained 1-3 % at 87-92 % skipped: run 322, session 68). Visits of three plan
+// tiles (192 keys, m64n192k16 S, a ring of two 96 KB slots with split K and V barriers), so that
+// a skipped visit's turn and waits serve more keys: skipped visits +5 % at most at 75-92 %
+// skipped, -3..-8 % at ~50 % (run 328, session 69, bench/runs/session69/visit192-rejected.patch).)
 //
 // ptxas keeps the wgmma pipeline asynchronous only if no other code writes or reads the
 // accumulators of an unfinished wgmma on any path (warnings C7514/C7515/C7520, rejected by
@@ -76,8 +79,7 @@
 #define BM (64 * NWG)  // query rows per CTA
 #define BN 64   // the plan's KV tile
 #define VN PREFILL90_SLOT_KEYS  // keys per visit and ring slot (host: 128, at d = 256 64)
-#define NH (VN / BN)            // plan tiles per visit: 2, at d = 256 1 (BLASST_PREFILL_VISIT192: 3)
-#define ALL_TILES ((1u << NH) - 1u)  // a mask of a visit's plan tiles, all of them
+#define NH (VN / BN)            // plan tiles per visit: 2, at d = 256 1
 #define NPWG PREFILL90_PRODUCER_WGS  // producer warpgroups (host: src/cuda/nvrtc.rs prefill90_producer_wgs: 2 for paged caches at d = 256, else 1)
 #define NTHREADS (128 * (NWG + NPWG))  // consumer warpgroups 0 .. NWG - 1, then the producer(s)
 #define NB PREFILL90_SLOTS  // K/V buffer slots (host: src/cuda/nvrtc.rs prefill90_ring: 3, at d = 256 2)
@@ -238,13 +240,6 @@ template <int N> DEVI void reg_fence(float (&d)[N]) {
 #define WG_L16 WG_L15 ",%60,%61,%62,%63"
 #define WG_R32 "{" WG_L8 "}"
 #define WG_R64 "{" WG_L16 "}"
-#if VN == 192
-// S of a 192-key visit (BLASST_PREFILL_VISIT192): 96 accumulators.
-#define WG_D96(d) WG_D64(d), WG_D32((d + 64))
-#define WG_L20 WG_L16 ",%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79"
-#define WG_L24 WG_L20 ",%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95"
-#define WG_R96 "{" WG_L24 "}"
-#endif
 
 // D(64 x 128, fp32) (+)= A(64 x 16, shared memory via `da`, K-major) * B(16 x 128, shared memory
 // via `db`, K-major); scale_d == 0 overwrites D.
@@ -254,16 +249,6 @@ DEVI void wgmma_ss_n128(float (&d)[64], u64 da, u64 db, int scale_d) {
                : WG_D64(d)
                : "l"(da), "l"(db), "r"(scale_d));
 }
-#if VN == 192
-// D(64 x 192, fp32) (+)= A(64 x 16, shared memory via `da`, K-major) * B(16 x 192, shared memory
-// via `db`, K-major); scale_d == 0 overwrites D. (S of a 192-key visit.)
-DEVI void wgmma_ss_n192(float (&d)[96], u64 da, u64 db, int scale_d) {
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
-               "wgmma.mma_async.sync.aligned.m64n192k16.f32." WG_T "." WG_T " " WG_R96 ", %96, %97, p, 1, 1, 0, 0;\n}\n"
-               : WG_D96(d)
-               : "l"(da), "l"(db), "r"(scale_d));
-}
-#endif
 // D(64 x 64, fp32) (+)= A(64 x 16, shared memory via `da`, K-major) * B(16 x 64, shared memory
 // via `db`, K-major); scale_d == 0 overwrites D. (S of a 64-key visit, d = 256.)
 DEVI void wgmma_ss_n64(float (&d)[32], u64 da, u64 db, int scale_d) {
@@ -817,22 +802,21 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     for (int ks = 0; ks < DIM16; ++ks) {  // (padded head dims: the steps that hold data)
       const u64 da = dq + (u64)(((ks / 4) * (BM * 128) + (ks % 4) * 32) >> 4);
       const u64 db = dk + (u64)(((ks / 4) * (VN * 128) + (ks % 4) * 32) >> 4);
-#if VN == 192
-      wgmma_ss_n192(acc, da, db, ks);
-#elif VN == 128
+#if VN == 128
       wgmma_ss_n128(acc, da, db, ks);
 #else
       wgmma_ss_n64(acc, da, db, ks);
 #endif
     }
   };
-  // O += P V of the visit in `slot`, the keys of its plan tiles hf whose bit hf is set in `keep`
-  // (warp-uniform). B is V read N-major; blocks of 64 head columns are VN * 128 bytes apart.
-  auto issue_pv = [&](const u32(&pf)[VN / 16][4], u32 v_slot, u32 keep) {
+  // O += P V of the visit in `slot`, the keys of its lower plan tile if `lo`, of its upper one
+  // if `hi` (both warp-uniform). B is V read N-major; blocks of 64 head columns are VN * 128
+  // bytes apart.
+  auto issue_pv = [&](const u32(&pf)[VN / 16][4], u32 v_slot, bool lo, bool hi) {
     const u64 dv = smem_desc(v_slot, VN * 128, 1024);
     #pragma unroll
     for (int kk = 0; kk < VN / 16; ++kk) {
-      if ((keep >> (kk / (BN / 16))) & 1u) {
+      if (kk < BN / 16 ? lo : hi) {
 #if HEAD_DIM == 256
         // O is two blocks of 128 head columns; the second one's V starts 2 x 64 columns later.
         wgmma_n128<1>(O, pf[kk], dv + (u64)((kk * 16 * 128) >> 4), 1);
@@ -876,13 +860,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     asm volatile("ld.volatile.shared.u32 %0, [%1];\n" : "=r"(w) : "r"(wk + 4u * hf));
     return __all_sync(0xffffffffu, valid && w != 0u);
   };
-  // Bit hf: kept(valid, wk, hf).
-  auto kept_mask = [&](bool valid, u32 wk) {
-    u32 km = 0u;
-    #pragma unroll
-    for (int hf = 0; hf < NH; ++hf) km |= kept(valid, wk, hf) ? 1u << hf : 0u;
-    return km;
-  };
   auto vote = [&](int hf, bool skip) {
     asm volatile("st.volatile.shared.u8 [%0], %1;\n" ::"r"(wk_cur + 4u * hf + warp), "r"(skip ? 0u : 1u));
   };
@@ -924,50 +901,37 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // holds Inf or NaN in that visit, which makes the output non-finite either way).
     // Skip: one chain per case of kept halves, each with its commit.
     wg_commit();
-#if SKIP && NH == 3
-    {
-      // (VN = 192: one chain per set of kept plan tiles, each with its commit)
-      const u32 km = kept_mask(t > 0, wk_prv), vs = k_prv + NB * KV_BYTES;
-#define PV_CASE(M) if (km == M) { issue_pv(Pc, vs, M); wg_commit(); } else
-      PV_CASE(7u) PV_CASE(6u) PV_CASE(5u) PV_CASE(4u) PV_CASE(3u) PV_CASE(2u) PV_CASE(1u) wg_commit();
-#undef PV_CASE
-    }
-#elif SKIP
+#if SKIP
     {
       const bool pv_lo = kept(t > 0, wk_prv, 0), pv_hi = kept(t > 0, wk_prv, 1);
       const u32 vs = k_prv + NB * KV_BYTES;
       if (pv_lo && pv_hi) {
-        issue_pv(Pc, vs, 3u);
+        issue_pv(Pc, vs, true, true);
         wg_commit();
       } else if (pv_lo) {
-        issue_pv(Pc, vs, 1u);
+        issue_pv(Pc, vs, true, false);
         wg_commit();
       } else if (pv_hi) {
-        issue_pv(Pc, vs, 2u);
+        issue_pv(Pc, vs, false, true);
         wg_commit();
       } else {
         wg_commit();
       }
     }
 #else
-    issue_pv(Pc, (t == 0 ? k_cur : k_prv) + NB * KV_BYTES, ALL_TILES);
+    issue_pv(Pc, (t == 0 ? k_cur : k_prv) + NB * KV_BYTES, true, true);
     wg_commit();
 #endif
     named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
     wg_wait<1>();
     reg_fence(S);
 #else
-#if SKIP && NH == 3
-    const u32 pvm = kept_mask(t > 0, wk_prv);
-#else
 #if SKIP
     const bool pv_lo = kept(t > 0, wk_prv, 0), pv_hi = NH == 2 && kept(t > 0, wk_prv, NH - 1);
 #else
     const bool pv_lo = __all_sync(0xffffffffu, t > 0), pv_hi = pv_lo;
 #endif
-    const u32 pvm = (pv_lo ? 1u : 0u) | (pv_hi ? ALL_TILES & ~1u : 0u);
-#endif
-    issue_pv(Pc, k_prv + NB * KV_BYTES, pvm);
+    issue_pv(Pc, k_prv + NB * KV_BYTES, pv_lo, pv_hi);
     wg_commit();
     named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
     wg_wait<0>();  // unconditional: ptxas then knows S, O and Pc are free on every path
@@ -1115,9 +1079,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // form, which lambda > 1 keeps. (+3-5 % with nothing skipped, +0-3 % when skipping:
     // bench/runs/session8/ab4-parallel-votes.log; session 6 had tried parallel votes alone, with
     // the maxima still computed after the votes, and measured no change.)
-#if NH != 3
     bool skip_hi, skip_lo;
-#endif
     float mn[2];  // the visit's new running maxima (kept halves only)
 #if NH == 1
     // d = 256: one plan tile per visit ("lo"); the same parallel form for lambda <= 1.
@@ -1126,32 +1088,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     #pragma unroll
     for (int hh = 0; hh < 2; ++hh) mn[hh] = p.log2_lambda <= 0.f || !skip_lo ? fmaxf(m[hh], mx[0][hh]) : m[hh];
     if (skip_lo && v < nvw) ++skipped;
-#elif NH == 3
-    // VN = 192 (BLASST_PREFILL_VISIT192): tiles 3v + 2, 3v + 1, 3v in that order, the same two
-    // forms. keepm: bit hf set where this warp keeps tile 3v + hf.
-    bool sk[3];
-    if (p.log2_lambda <= 0.f) {
-      const float a0 = fmaxf(m[0], mx[2][0]), a1 = fmaxf(m[1], mx[2][1]);
-      const float b0 = fmaxf(a0, mx[1][0]), b1 = fmaxf(a1, mx[1][1]);
-      sk[2] = __all_sync(0xffffffffu, rows_vote_skip(mx[2][0], m[0], mx[2][1], m[1], p));
-      sk[1] = __all_sync(0xffffffffu, rows_vote_skip(mx[1][0], a0, mx[1][1], a1, p));
-      sk[0] = __all_sync(0xffffffffu, rows_vote_skip(mx[0][0], b0, mx[0][1], b1, p));
-      mn[0] = fmaxf(b0, mx[0][0]);
-      mn[1] = fmaxf(b1, mx[0][1]);
-    } else {
-      float r0m = m[0], r1m = m[1];
-      #pragma unroll
-      for (int hf = 2; hf >= 0; --hf) {
-        sk[hf] = __all_sync(0xffffffffu, rows_vote_skip(mx[hf][0], r0m, mx[hf][1], r1m, p));
-        if (!sk[hf]) r0m = fmaxf(r0m, mx[hf][0]), r1m = fmaxf(r1m, mx[hf][1]);
-      }
-      mn[0] = r0m;
-      mn[1] = r1m;
-    }
-    const u32 keepm = (sk[0] ? 0u : 1u) | (sk[1] ? 0u : 2u) | (sk[2] ? 0u : 4u);
-    #pragma unroll
-    for (int hf = 0; hf < 3; ++hf)
-      if (sk[hf] && 3 * v + hf < nvw) ++skipped;
 #else
     if (p.log2_lambda <= 0.f) {
       const float m10 = fmaxf(m[0], mx[1][0]), m11 = fmaxf(m[1], mx[1][1]);
@@ -1187,8 +1123,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #endif
     float mn[2];
     #pragma unroll
-    for (int hh = 0; hh < 2; ++hh)
-      mn[hh] = NH == 1 ? fmaxf(m[hh], mx[0][hh]) : fmaxf(fmaxf(fmaxf(m[hh], mx[NH - 1][hh]), mx[NH == 3 ? 1 : 0][hh]), mx[0][hh]);
+    for (int hh = 0; hh < 2; ++hh) mn[hh] = NH == 1 ? fmaxf(m[hh], mx[0][hh]) : fmaxf(fmaxf(m[hh], mx[NH - 1][hh]), mx[0][hh]);
 #endif
     // Online softmax (exp2 domain) over the kept halves (warp-uniform flags) into Pc; a skipped
     // half's P is zero (another warp of the warpgroup may keep it: its P V then adds nothing for
@@ -1201,7 +1136,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       if (t > 0 && lane == 0) mbar_arrive(b_prv + (KV_SPLIT ? VBAR_OFF : 0) + EMPTY_OFF);
     };
 #endif
-    auto softmax = [&](u32 keepm, bool masked) {
+    auto softmax = [&](bool keep_lo, bool keep_hi, bool masked) {
       float P[VN / 2], ms[2], rs[2] = {0.f, 0.f}, al[2];
       #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
@@ -1211,7 +1146,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
       // One branch per half (warp-uniform), both rows inside: 32 independent exponentials.
       #pragma unroll
       for (int hf = 0; hf < NH; ++hf) {
-        const bool keep = (keepm >> hf) & 1u;
+        const bool keep = hf ? keep_hi : keep_lo;
         if (!keep) {
           #pragma unroll
           for (int i = hf * 32; i < hf * 32 + 32; ++i) P[i] = 0.f;
@@ -1284,22 +1219,6 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
     // the join, 36 bytes of spills over paged caches).
     retire_pv();
 #endif
-#if NH == 3
-    if (keepm == 0u) {
-      #pragma unroll
-      for (int kk = 0; kk < VN / 16; ++kk)
-        #pragma unroll
-        for (int j = 0; j < 4; ++j) asm volatile("mov.b32 %0, 0;\n" : "=r"(Pc[kk][j]));
-    } else if (need_mask) {
-      softmax(keepm, true);
-    } else if (keepm == ALL_TILES) {
-      softmax(ALL_TILES, false);
-    } else {
-      softmax(keepm, false);  // (one copy for the six partial sets, the flags as variables)
-    }
-    #pragma unroll
-    for (int hf = 0; hf < 3; ++hf) vote(hf, !((keepm >> hf) & 1u));
-#else
     if (skip_lo && skip_hi) {
       // Zeroed here, not hoisted above the branch onto every visit's path (volatile).
       #pragma unroll
@@ -1307,13 +1226,13 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
         #pragma unroll
         for (int j = 0; j < 4; ++j) asm volatile("mov.b32 %0, 0;\n" : "=r"(Pc[kk][j]));
     } else if (need_mask) {
-      softmax((skip_lo ? 0u : 1u) | (skip_hi ? 0u : 2u), true);
+      softmax(!skip_lo, !skip_hi, true);
     } else if (!skip_lo && !skip_hi) {
-      softmax(3u, false);
+      softmax(true, true, false);
     } else if (!skip_lo) {
-      softmax(1u, false);
+      softmax(true, false, false);
     } else {
-      softmax(2u, false);
+      softmax(false, true, false);
     }
     // The warp's decisions for the next turn (every lane stores the same bytes: no branch; after
     // the softmax, off its path).
@@ -1321,12 +1240,11 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #if NH == 2
     vote(1, skip_hi);
 #endif
-#endif
     const u32 wk = wk_cur;
     wk_cur = wk_prv;
     wk_prv = wk;
 #else
-    softmax(ALL_TILES, need_mask);
+    softmax(true, true, need_mask);
 #endif
     const bool wrap = cur == NB - 1;
     k_prv = k_cur;
@@ -1343,12 +1261,12 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, 1) KERNEL_NAME(const __gr
 #endif
     named_sync(BAR_TURN + wg, 2 * 128);
 #if SKIP
-    const u32 pvm = kept_mask(true, wk_prv);
+    const bool pv_lo = kept(true, wk_prv, 0), pv_hi = NH == 2 && kept(true, wk_prv, NH - 1);
 #else
-    const u32 pvm = ALL_TILES;
+    const bool pv_lo = true, pv_hi = true;
 #endif
     wg_fence();
-    issue_pv(Pc, k_prv + NB * KV_BYTES, pvm);
+    issue_pv(Pc, k_prv + NB * KV_BYTES, pv_lo, pv_hi);
     wg_commit();
     if (NWG == 2 ? wg == 0 : wg != NWG - 1) named_arrive(BAR_TURN + NEXT_WG(wg), 2 * 128);
     wg_wait<0>();  // unconditional: ptxas then knows O is free on every path

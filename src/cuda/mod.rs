@@ -1021,8 +1021,8 @@ pub(crate) fn prefill_cta_smem(head_dim: usize, compact: bool) -> usize {
 /// kernels/prefill_sm90.cu: Q (the CTA's rows, `prefill90_rows`), the ring's K and V tiles
 /// (`nvrtc::prefill90_ring`), plus slack to align the tiles to 1024 bytes (the 128-byte swizzle
 /// is a function of the address).
-pub fn prefill_sm90_smem(head_dim: usize, visit192: bool) -> usize {
-    let (slots, keys) = nvrtc::prefill90_ring(head_dim, visit192);
+pub fn prefill_sm90_smem(head_dim: usize) -> usize {
+    let (slots, keys) = nvrtc::prefill90_ring(head_dim);
     (prefill90_rows(head_dim) + 2 * slots * keys) * head_dim * 2 + 1024
 }
 
@@ -1442,11 +1442,9 @@ unsafe fn launch_in(
     match phase {
         Phase::Prefill => {
             let (v, smem, threads, rows) = if use_sm90_prefill(&ctx.arch) {
-                let v = variant(Family::PrefillSm90);
-                let smem = prefill_sm90_smem(kd, v.prefill90_visit192());
                 (
-                    v,
-                    smem,
+                    variant(Family::PrefillSm90),
+                    prefill_sm90_smem(kd),
                     prefill_sm90_threads(kd, d.paged.is_some()),
                     prefill90_rows(kd),
                 )
@@ -1876,13 +1874,8 @@ mod tests {
         const SM80_MAX_SMEM_PER_CTA: usize = 163 * 1024;
         for d in [64, 128, 256] {
             assert!(
-                prefill_sm90_smem(d, false) + 2048 <= SM90_MAX_SMEM_PER_CTA,
+                prefill_sm90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,
                 "prefill90 d = {d}"
-            );
-            // (BLASST_PREFILL_VISIT192's ring, d = 128 only: to the byte)
-            assert!(
-                d != 128 || prefill_sm90_smem(d, true) + 2048 <= SM90_MAX_SMEM_PER_CTA,
-                "prefill90 d = {d}, 192-key visits"
             );
             assert!(
                 decode90_smem(d) + 2048 <= SM90_MAX_SMEM_PER_CTA,

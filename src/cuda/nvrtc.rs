@@ -181,25 +181,9 @@ pub fn decode90_config(head_dim: usize) -> (usize, usize) {
 /// memory, `prefill_sm90_smem`, follows): (slots, keys per slot and per visit). Three slots of
 /// two plan tiles (128 keys) at d <= 128; at d = 256 two slots of one plan tile (64 keys), so
 /// that O (128 registers per consumer thread), S and P fit the consumers' 224 registers and
-/// Q and the ring the 227 KB of shared memory. `visit192` (`Variant::prefill90_visit192`): two
-/// slots of three plan tiles (192 keys; Q 32 KB + 2 x 96 KB, 227 KB with the alignment slack).
-pub(crate) fn prefill90_ring(head_dim: usize, visit192: bool) -> (usize, usize) {
-    if visit192 {
-        (2, 192)
-    } else if head_dim <= 128 {
-        (3, 128)
-    } else {
-        (2, 64)
-    }
-}
-
-/// `BLASST_PREFILL_VISIT192=1` (an experiment, session 69): the Hopper prefill kernels at d = 128
-/// over contiguous caches, not the calibration sweep, take visits of three plan tiles (192 keys)
-/// in a ring of two slots (`prefill90_ring`), so that a visit's fixed costs (turn, waits, votes)
-/// are shared by 1.5x the keys. Read at every compile and launch, so the source, its cache key
-/// and the launch's shared memory follow it.
-fn prefill90_visit192() -> bool {
-    std::env::var("BLASST_PREFILL_VISIT192").is_ok_and(|v| v.trim() == "1")
+/// Q and the ring the 227 KB of shared memory.
+pub(crate) fn prefill90_ring(head_dim: usize) -> (usize, usize) {
+    if head_dim <= 128 { (3, 128) } else { (2, 64) }
 }
 
 /// The Hopper prefill kernel's consumer warpgroups of 64 query rows (kernels/prefill_sm90.cu
@@ -388,16 +372,6 @@ pub fn arch_smem_per_sm(arch: &str) -> usize {
 }
 
 impl Variant {
-    /// Whether this is a Hopper prefill kernel of 192-key visits (`BLASST_PREFILL_VISIT192=1`:
-    /// d = 128, a contiguous cache, not the calibration sweep; `prefill90_ring`).
-    pub(crate) fn prefill90_visit192(&self) -> bool {
-        self.family == Family::PrefillSm90
-            && self.head_dim == 128
-            && !self.paged
-            && !self.sweep
-            && prefill90_visit192()
-    }
-
     /// The kernel's extern "C" name, e.g. `blasst_fwd_prefill_bf16_d128_skip_paged`.
     pub fn name(&self) -> String {
         let dt = if self.bf16 { "bf16" } else { "f16" };
@@ -484,7 +458,7 @@ impl Variant {
         } else {
             (String::new(), "")
         };
-        let (slots, slot_keys) = prefill90_ring(self.head_dim as usize, self.prefill90_visit192());
+        let (slots, slot_keys) = prefill90_ring(self.head_dim as usize);
         let wgs = prefill90_consumer_wgs(self.head_dim as usize);
         let pwgs = prefill90_producer_wgs(self.head_dim as usize, self.paged);
         format!(
