@@ -8,7 +8,8 @@
 //! NVRTC it checks the source alone. That the maxima stay the float tree's bit for bit is
 //! tests/gpu.rs `integer_row_maxima_match_the_float_tree_bit_for_bit`, on the GPU machine (with
 //! the check after the shuffles: run 325, bench/runs/session68/, together with a `&` for `&&`
-//! in the votes that was not kept; run326.sh there runs it on the default kernels alone).
+//! in the votes that was not kept; on the default kernels alone with every other GPU test: run 327,
+//! bench/runs/session69/).
 
 #[path = "common/source_switch.rs"]
 mod source_switch;
