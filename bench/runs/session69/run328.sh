@@ -2,7 +2,8 @@
 # Run 328 (session 69): 192-key visits (`BLASST_PREFILL_VISIT192=1`, off by default; the
 # default cubins unchanged; not kept: the switch is in visit192-rejected.patch here, which applies
 # to the tree (checked at 07b717b) and which the build run 328 timed, 97efd29, holds): the
-# d = 128 Hopper prefill kernels over contiguous caches take three plan tiles a visit (S 64 x 192 per warpgroup, one m64n192k16 chain) in a ring of two 96 KB slots.
+# d = 128 Hopper prefill kernels over contiguous caches take three plan tiles a visit (S 64 x 192
+# per warpgroup, one m64n192k16 chain) in a ring of two 96 KB slots.
 # Run 324's profile: a skipped visit is ~1450 cycles against its 1024 tensor-core cycles, of which
 # ~940 per warpgroup are its own chain after its S (turn, waits, row maxima, votes); the turn and
 # the waits are per visit, so 192 keys share them.
