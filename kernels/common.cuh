@@ -286,6 +286,12 @@ DEVI bool row_votes_skip_at(float tile_max, float m_run, float scale_log2, float
 DEVI bool row_votes_skip(float tile_max, float m_run, const KernelParams &p) {
   return row_votes_skip_at(tile_max, m_run, p.scale_log2, p.log2_lambda);
 }
+// Whether both of this lane's rows vote to skip a tile (maxima x0, x1; running maxima m0, m1):
+// the two rows a thread holds in the mma/wgmma accumulator layout (kernels/prefill.cu,
+// kernels/prefill_sm90.cu).
+DEVI bool rows_vote_skip(float x0, float m0, float x1, float m1, const KernelParams &p) {
+  return row_votes_skip(x0, m0, p) && row_votes_skip(x1, m1, p);
+}
 // The sweep's decisions for a 16-row tile held by one warp (each thread: two rows, maxima x0,
 // x1, running maxima m0, m1): bit c is set when every row would skip at candidate c.
 DEVI u32 warp_sweep_mask(const KernelParams &p, float x0, float m0, float x1, float m1) {

@@ -179,7 +179,7 @@ extern "C" __global__ void __launch_bounds__(NTHREADS, HEAD_DIM <= 128 ? 2 : 1) 
 #if SKIP
     #pragma unroll
     for (int mi = 0; mi < MI; ++mi) {
-      skip[mi] = __all_sync(0xffffffffu, row_votes_skip(mx[mi][0], m[mi][0], p) && row_votes_skip(mx[mi][1], m[mi][1], p));
+      skip[mi] = __all_sync(0xffffffffu, rows_vote_skip(mx[mi][0], m[mi][0], mx[mi][1], m[mi][1], p));
       if (lane == 0 && skip[mi] && j < nva[mi]) ++skipped;
     }
 #elif SWEEP

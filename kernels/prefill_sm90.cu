@@ -166,10 +166,6 @@
 #define PREFILL90_LATE_CHECK 1
 #endif
 #define LATE_CHECK (PREFILL90_LATE_CHECK && INT_MAXIMA)
-// Whether both of this lane's rows vote to skip a plan tile (maxima x0, x1; running maxima m0, m1).
-DEVI bool rows_vote_skip(float x0, float m0, float x1, float m1, const KernelParams &p) {
-  return row_votes_skip(x0, m0, p) && row_votes_skip(x1, m1, p);
-}
 #define EMPTY_OFF (NB * 8)       // a slot's empty barrier past its full one
 #define VBAR_OFF (2 * NB * 8)    // V's barriers past K's (KV_SPLIT)
 #define CH (HEAD_DIM / 8)  // 16-byte chunks per row
