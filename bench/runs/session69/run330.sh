@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Run 330 (session 69; prepared, not run: the device time left could not start a machine):
+# Run 330 (session 69; prepared, not run: the device time left could not start a machine;
+# session 70's run 331 ran memcheck over every GPU test instead, 0 errors):
 # compute-sanitizer memcheck over the d = 128 prefill tests that skip (tile by tile, lambda > 1,
 # skip nothing) on the default kernels (LATE_CHECK on since session 68; the last memcheck of the
 # prefill kernels before it was run 293's, session 55, with the P V overlap). LATE_CHECK moves a
