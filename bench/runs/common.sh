@@ -128,10 +128,13 @@ gpu_tests() {
   grep -E "test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -5 | tee -a "$LOG"
 }
 # compute-sanitizer memcheck over the GPU tests whose names match the arguments (all of them
-# without arguments: ~190 s on the H200, MEMCHECK_TIMEOUT=300; default 100 s).
+# without arguments: ~190 s on the H200, MEMCHECK_TIMEOUT=300; default 100 s). SANITIZER_OPTS
+# (since session 71): more options for the tool, e.g. "--target-processes all", so that the
+# child processes of the integer-maxima test are checked too (session 70's run 331 printed no
+# summary of theirs).
 memcheck() {
-  step "memcheck (${*:-all GPU tests})"
-  timeout "${MEMCHECK_TIMEOUT:-100}" compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 "$@" > "$OUT/memcheck.log" 2>&1
+  step "memcheck (${*:-all GPU tests})${SANITIZER_OPTS:+ $SANITIZER_OPTS}"
+  timeout "${MEMCHECK_TIMEOUT:-100}" compute-sanitizer --tool memcheck ${SANITIZER_OPTS:-} --error-exitcode 9 target/device/gpu_tests --test-threads=1 "$@" > "$OUT/memcheck.log" 2>&1
   echo "memcheck exit $?" | tee -a "$LOG"
   grep -E "ERROR SUMMARY|test result|panicked" "$OUT/memcheck.log" | tail -5 | tee -a "$LOG"
 }
