@@ -128,13 +128,14 @@ gpu_tests() {
   grep -E "test result|panicked|FAILED" "$OUT/gpu-tests.log" | head -5 | tee -a "$LOG"
 }
 # compute-sanitizer memcheck over the GPU tests whose names match the arguments (all of them
-# without arguments: ~190 s on the H200, MEMCHECK_TIMEOUT=300; default 100 s). SANITIZER_OPTS
-# (since session 71): more options for the tool, e.g. "--target-processes all", so that the
-# child processes of the integer-maxima test are checked too (session 70's run 331 printed no
-# summary of theirs).
+# without arguments: ~190 s on the H200, MEMCHECK_TIMEOUT=300; default 100 s). The tool is told
+# to follow child processes (since session 71: the integer-maxima test runs two, and whether
+# the tool's default follows them, run 331's log does not show); SANITIZER_OPTS, if set,
+# replaces that option.
 memcheck() {
-  step "memcheck (${*:-all GPU tests})${SANITIZER_OPTS:+ $SANITIZER_OPTS}"
-  timeout "${MEMCHECK_TIMEOUT:-100}" compute-sanitizer --tool memcheck ${SANITIZER_OPTS:-} --error-exitcode 9 target/device/gpu_tests --test-threads=1 "$@" > "$OUT/memcheck.log" 2>&1
+  local opts=${SANITIZER_OPTS-"--target-processes all"}
+  step "memcheck (${*:-all GPU tests}) $opts"
+  timeout "${MEMCHECK_TIMEOUT:-100}" compute-sanitizer --tool memcheck $opts --error-exitcode 9 target/device/gpu_tests --test-threads=1 "$@" > "$OUT/memcheck.log" 2>&1
   echo "memcheck exit $?" | tee -a "$LOG"
   grep -E "ERROR SUMMARY|test result|panicked" "$OUT/memcheck.log" | tail -5 | tee -a "$LOG"
 }
