@@ -146,8 +146,9 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
   # Driver API errors are reported too (an API error is an error): until session 21 the
   # host-pointer test provoked cuPointerGetAttribute's CUDA_ERROR_INVALID_VALUE on purpose; the
   # pointer check now asks cuPointerGetAttributes, which raises none: 0 errors with API errors
-  # reported over all GPU tests (run 148) and over gpu_threads (run 151).
-  timeout 400 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
+  # reported over all GPU tests (run 148) and over gpu_threads (run 151). The tool follows child
+  # processes (since session 71): the integer-maxima test runs its two forms in a child each.
+  timeout 400 compute-sanitizer --tool memcheck --target-processes all --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
     ${SANITIZE_FILTER:-} > "$OUT/memcheck.log" 2>&1
   echo "memcheck exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
   grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -3
