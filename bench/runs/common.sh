@@ -246,6 +246,25 @@ precompile_ab() {
   precompile target/device-base
   precompile
 }
+# Whether compute-sanitizer follows a test's child processes (since session 71): the tool's
+# --target-processes help, then memcheck over the integer-maxima test (which runs two children)
+# with a log file per process (%p), with and without --target-processes all; the number of log
+# files and their summaries into run.log (MEMCHECK_TIMEOUT per run, default 100 s).
+memcheck_children() {
+  local opt d
+  step "compute-sanitizer --help: target-processes"
+  compute-sanitizer --version | tail -1 | tee -a "$LOG"
+  compute-sanitizer --help 2>&1 | grep -A3 -- "--target-processes" | tee -a "$LOG"
+  for opt in "--target-processes all" ""; do
+    d="/tmp/san${opt:+-all}"
+    mkdir -p "$d"
+    step "memcheck, integer-maxima test, log per process (${opt:-the default})"
+    timeout "${MEMCHECK_TIMEOUT:-100}" compute-sanitizer --tool memcheck $opt --error-exitcode 9 --log-file "$d/%p.log" \
+      target/device/gpu_tests --test-threads=1 integer_row_maxima_match_the_float_tree_bit_for_bit > /dev/null 2>&1
+    echo "exit $? ; log files: $(ls "$d" | wc -l)" | tee -a "$LOG"
+    grep -h "ERROR SUMMARY" "$d"/*.log | tee -a "$LOG"
+  done
+}
 # compute-sanitizer TOOL ($1: racecheck, synccheck, memcheck) over the tile-by-tile test's cases
 # $2 (e.g. 0,1,2,4) of target/device, into $OUT/sanitizers.log (SANITIZE_TIMEOUT, default 150 s;
 # since session 67: runs 311-314 each had this loop). The caller's environment (e.g.
