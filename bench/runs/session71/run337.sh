@@ -11,7 +11,7 @@
 set -uo pipefail
 source bench/runs/common.sh
 run_start
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+if gpu_is H200; then
   BENCH_TIMEOUT=300 bench_logged
 else
   mkdir -p "$OUT/fp16"
