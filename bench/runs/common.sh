@@ -11,10 +11,11 @@ LOG="$OUT/run.log"
 step() { echo "=== $1 ($(date +%T))" | tee -a "$LOG"; }
 # At most 8 files come back from $OUT (the device tool's limit): a run that writes more ends
 # with `pack_out NAME`, which moves every file under $OUT but run.log into $OUT/NAME.tar.gz
-# (since session 57).
+# (since session 57). Files packed by an earlier call stay as they are (since session 72: a run
+# may pack each part as it ends, so that a call cut by its time limit brings back what finished).
 pack_out() {
   local files
-  files=$(cd "$OUT" && find . -type f ! -name run.log ! -name "$1.tar.gz" | sed 's|^\./||')
+  files=$(cd "$OUT" && find . -type f ! -name run.log ! -name "*.tar.gz" | sed 's|^\./||')
   [ -n "$files" ] || return 0
   (cd "$OUT" && tar czf "$1.tar.gz" $files && rm -f $files)
   echo "packed into $1.tar.gz: $(echo $files)" | tee -a "$LOG"
@@ -259,7 +260,7 @@ memcheck_children() {
   compute-sanitizer --help 2>&1 | grep -A3 -- "--target-processes" | tee -a "$LOG"
   for opt in "--target-processes all" ""; do
     d="/tmp/san${opt:+-all}"
-    mkdir -p "$d"
+    rm -rf "$d" && mkdir -p "$d"  # (a warm machine may hold an earlier run's logs)
     SANITIZER_OPTS="$opt --log-file $d/%p.log" memcheck integer_row_maxima_match_the_float_tree_bit_for_bit
     echo "log files: $(ls "$d" | wc -l)" | tee -a "$LOG"
     grep -h "ERROR SUMMARY" "$d"/*.log | tee -a "$LOG"

@@ -11,11 +11,16 @@
 set -uo pipefail
 source bench/runs/common.sh
 run_start
+# (Session 72: each part packed as soon as it ends, so that a call cut by its limit still brings
+# back what finished; BENCH_TIMEOUT and MEMCHECK_TIMEOUT from the caller's environment cut the
+# parts to a short budget, e.g. 150 and 90 s.)
 if gpu_is H200; then
-  BENCH_TIMEOUT=300 bench_logged
+  BENCH_TIMEOUT=${BENCH_TIMEOUT:-300} bench_logged
+  pack_out run337-bench
 else
   mkdir -p "$OUT/fp16"
-  OUT="$OUT/fp16" BENCH_TIMEOUT=240 bench_logged --dtype fp16 --prefill-only
+  OUT="$OUT/fp16" BENCH_TIMEOUT=${BENCH_TIMEOUT:-240} bench_logged --dtype fp16 --prefill-only
+  pack_out run337-fp16
 fi
-MEMCHECK_TIMEOUT=120 memcheck_children
-pack_out run337
+MEMCHECK_TIMEOUT=${MEMCHECK_TIMEOUT:-120} memcheck_children
+pack_out run337-sanitizer
