@@ -132,9 +132,9 @@ gpu_tests() {
 }
 # compute-sanitizer memcheck over the GPU tests whose names match the arguments (all of them
 # without arguments: ~190 s on the H200, MEMCHECK_TIMEOUT=300; default 100 s). The tool is told
-# to follow child processes (since session 71: the integer-maxima test runs two, and whether
-# the tool's default follows them, run 331's log does not show); SANITIZER_OPTS, if set,
-# replaces that option.
+# to follow child processes (since session 71: the integer-maxima test runs two). That is the
+# tool's default anyway (2025.3.1's --help: `--target-processes arg (=all)`; run 337, session
+# 74), so the option only pins it; SANITIZER_OPTS, if set, replaces it.
 memcheck() {
   local opts=${SANITIZER_OPTS-"--target-processes all"}
   step "memcheck (${*:-all GPU tests}) $opts"
@@ -252,7 +252,9 @@ precompile_ab() {
 # Whether compute-sanitizer follows a test's child processes (since session 71): the tool's
 # --target-processes help, then `memcheck` over the integer-maxima test (which runs two children)
 # with a log file per process (%p), with and without --target-processes all; the number of log
-# files and their summaries into run.log (MEMCHECK_TIMEOUT per run, default 100 s).
+# files and their summaries into run.log (MEMCHECK_TIMEOUT per run, default 100 s). Run 337
+# (session 74) answered it: the default is `all`, and %p names the tool's own process, so both
+# passes wrote one log file, one summary for all three processes, 0 errors.
 memcheck_children() {
   local opt d
   step "compute-sanitizer --help: target-processes"
