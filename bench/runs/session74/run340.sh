@@ -6,6 +6,8 @@
 # card, the decode tables in fp16 (run 337 ran the prefill ones; decode fp16 was last run in run
 # 183, session 28, H200): predicted within 0.01 of run 329's bf16 decode ratios (1.003x / 0.982x
 # / 0.999x SDPA; ~70 % skipped 1.48-1.52x), since decode reads the same bytes in either type.
+# (Ran at 22:51 UTC on an H100: the fp16 decode branch, as predicted; bench/RESULTS.md,
+# "Session 74". The H200 branch is still to run.)
 set -uo pipefail
 source bench/runs/common.sh
 run_start
