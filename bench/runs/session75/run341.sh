@@ -12,6 +12,8 @@
 # 100 KB of shared memory per SM, portable kernels), which last ran in session 55 (run 286),
 # before the integer maxima (session 61) and 0d6b389's shared two-row vote:
 #   1: the A100 emulation; 2: the 100 KB one. Predicted: every test passes in both.
+# (Ran at 23:44 and 23:50 UTC on an H100, the other-card branch: 15 of 15 passed in both;
+# bench/RESULTS.md, "Session 75".)
 set -uo pipefail
 source bench/runs/common.sh
 part=${1:-1}

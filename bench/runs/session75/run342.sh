@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Run 342 (session 75), on run 341's warm machine: the parts of scripts/device-check.sh that no
-# run has covered since session 57 (run 297) or earlier, on build 0d6b389: the threads and
-# contexts tests, the prefill tests on the cp.async path (BLASST_PREFILL_TMA=0, d = 128; cut by
-# run 297's time limit, last passed in session 55), both prefill checks against PyTorch and a
-# float32 reference, and the demo on the GPU. Predicted: all pass (no host or kernel change since).
+# Run 342 (session 75), on run 341's warm machine: parts of scripts/device-check.sh not yet run on
+# build 0d6b389: the threads and contexts tests (last in run 297, session 57) and the prefill tests
+# on the cp.async path (BLASST_PREFILL_TMA=0, d = 128; last in run 311, session 66); then both
+# prefill checks against PyTorch and a float32 reference again (run 327 ran them on this build), and
+# the demo on the GPU. Predicted: all pass (no host or kernel change since).
+# (Ran at 23:56 UTC on an H100, 140 s: all passed; bench/RESULTS.md, "Session 75".)
 set -uo pipefail
 source bench/runs/common.sh
 run_start
