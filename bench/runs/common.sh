@@ -249,6 +249,19 @@ precompile_ab() {
   precompile target/device-base
   precompile
 }
+# An H200's part of a two-call run (since session 75): part 1 the whole benchmark
+# (BENCH_TIMEOUT, default 330 s), part 2 memcheck over every GPU test (MEMCHECK_TIMEOUT, default
+# 480 s), each packed into $OUT/NAME-h200-bench.tar.gz or NAME-h200-memcheck.tar.gz:
+# h200_part PART NAME.
+h200_part() {
+  if [ "$1" = 1 ]; then
+    BENCH_TIMEOUT=${BENCH_TIMEOUT:-330} bench_logged
+    pack_out "$2-h200-bench"
+  else
+    MEMCHECK_TIMEOUT=${MEMCHECK_TIMEOUT:-480} memcheck
+    pack_out "$2-h200-memcheck"
+  fi
+}
 # Whether compute-sanitizer follows a test's child processes (since session 71): the tool's
 # --target-processes help, then `memcheck` over the integer-maxima test (which runs two children)
 # with a log file per process (%p), with and without --target-processes all; the number of log

@@ -19,13 +19,7 @@ source bench/runs/common.sh
 part=${1:-1}
 run_start
 if gpu_is H200; then
-  if [ "$part" = 1 ]; then
-    BENCH_TIMEOUT=${BENCH_TIMEOUT:-330} bench_logged
-    pack_out run341-h200-bench
-  else
-    MEMCHECK_TIMEOUT=${MEMCHECK_TIMEOUT:-480} memcheck
-    pack_out run341-h200-memcheck
-  fi
+  h200_part "$part" run341
 else
   timeout 60 target/device/blasst precompile --head-dims 40,96,160 > /dev/null 2>&1
   if [ "$part" = 1 ]; then

@@ -32,13 +32,7 @@ sanitize() {
 }
 san="compute-sanitizer --tool memcheck --target-processes all --error-exitcode 9"
 if gpu_is H200; then
-  if [ "$part" = 1 ]; then
-    BENCH_TIMEOUT=${BENCH_TIMEOUT:-330} bench_logged
-    pack_out run344-h200-bench
-  else
-    MEMCHECK_TIMEOUT=${MEMCHECK_TIMEOUT:-480} memcheck
-    pack_out run344-h200-memcheck
-  fi
+  h200_part "$part" run344
 elif [ "$part" = 1 ]; then
   GPU_TESTS_LOG=gpu-tests-delayed.log GPU_TESTS_TIMEOUT=150 BLASST_TEST_HEAD_DIMS=128 \
     BLASST_DECODE_WARPS_PRODUCER_DELAY_NS=20000 \
