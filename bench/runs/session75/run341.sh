@@ -9,8 +9,9 @@
 #      tile against the CPU; skip nothing bit for bit), predicted 16 passed, 0 errors (run 331's
 #      result on an H100).
 # On any other card, the GPU tests under the two emulated GPUs (an A100's 164 KB and a GPU of
-# 100 KB of shared memory per SM, portable kernels), which last ran in session 55 (run 286),
-# before the integer maxima (session 61) and 0d6b389's shared two-row vote:
+# 100 KB of shared memory per SM, portable kernels), whose whole suite last ran in run 289
+# (session 55, A100) and run 274 (session 53, 100 KB), before the integer maxima (session 61)
+# and 0d6b389's shared two-row vote:
 #   1: the A100 emulation; 2: the 100 KB one. Predicted: every test passes in both.
 # (Ran at 23:44 and 23:50 UTC on an H100, the other-card branch: 15 of 15 passed in both;
 # bench/RESULTS.md, "Session 75".)
