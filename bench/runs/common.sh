@@ -142,6 +142,19 @@ memcheck() {
   echo "memcheck exit $?" | tee -a "$LOG"
   grep -E "ERROR SUMMARY|test result|panicked" "$OUT/memcheck.log" | tail -5 | tee -a "$LOG"
 }
+# compute-sanitizer memcheck over any test binary and arguments, with `memcheck`'s options
+# (SANITIZER_OPTS), appended to $OUT/memcheck.log under "===== LABEL"; its exit status and summary
+# into run.log (since session 75: the threads, contexts and one-split runs of scripts/device-check.sh).
+# Switches for the tests go before the call: VAR=VALUE memcheck_binary LABEL SECONDS BINARY [ARGS...].
+memcheck_binary() {
+  local label=$1 secs=$2 opts=${SANITIZER_OPTS-"--target-processes all"} log=/tmp/memcheck-binary.log
+  shift 2
+  step "memcheck, $label"
+  timeout "$secs" compute-sanitizer --tool memcheck $opts --error-exitcode 9 "$@" > "$log" 2>&1
+  echo "memcheck ($label) exit $?" | tee -a "$LOG"
+  grep -E "ERROR SUMMARY|test result" "$log" | tail -2 | tee -a "$LOG"
+  { echo "===== $label"; cat "$log"; } >> "$OUT/memcheck.log"
+}
 # The GPU tests (but the driver-occupancy one) emulating a GPU of $1 bytes of shared memory per
 # SM with the portable kernels, at head dims $2 (since session 31), into $OUT/gpu-tests-$3.log.
 # $4 (since session 32): the padded head dims of the padded-head-dim test (default none).

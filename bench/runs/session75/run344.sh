@@ -19,18 +19,6 @@ set -uo pipefail
 source bench/runs/common.sh
 part=${1:-1}
 run_start
-# A sanitizer's run of a test binary, appended to $OUT/memcheck.log: sanitize LABEL SECONDS
-# [VAR=VALUE ...] BINARY [ARGUMENTS ...].
-sanitize() {
-  local label=$1 secs=$2
-  shift 2
-  step "memcheck, $label"
-  timeout "$secs" env "$@" > /tmp/sanitize.log 2>&1
-  echo "memcheck ($label) exit $?" | tee -a "$LOG"
-  grep -E "ERROR SUMMARY|test result" /tmp/sanitize.log | tail -2 | tee -a "$LOG"
-  { echo "===== $label"; cat /tmp/sanitize.log; } >> "$OUT/memcheck.log"
-}
-san="compute-sanitizer --tool memcheck --target-processes all --error-exitcode 9"
 if gpu_is H200; then
   h200_part "$part" run344
 elif [ "$part" = 1 ]; then
@@ -43,9 +31,9 @@ elif [ "$part" = 1 ]; then
     gpu_tests_named "BLASST_DECODE_WARPS=0, d = 128" dense_matches skip_decisions_match_the_cpu_tile
   pack_out run344-follow-ups
 else
-  sanitize gpu_threads 250 $san target/device/gpu_threads --test-threads=1
-  sanitize "gpu_contexts, no current context" 100 $san target/device/gpu_contexts --test-threads=1 a_thread_without_a_current_context
-  sanitize "tile by tile, BLASST_DECODE_UNITS=1" 200 BLASST_DECODE_UNITS=1 $san target/device/gpu_tests --test-threads=1 \
+  memcheck_binary gpu_threads 250 target/device/gpu_threads --test-threads=1
+  memcheck_binary "gpu_contexts, no current context" 100 target/device/gpu_contexts --test-threads=1 a_thread_without_a_current_context
+  BLASST_DECODE_UNITS=1 memcheck_binary "tile by tile, BLASST_DECODE_UNITS=1" 200 target/device/gpu_tests --test-threads=1 \
     skip_decisions_match_the_cpu_tile
   pack_out run344-memcheck
 fi
