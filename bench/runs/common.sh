@@ -135,10 +135,17 @@ gpu_tests() {
 # to follow child processes (since session 71: the integer-maxima test runs two). That is the
 # tool's default anyway (2025.3.1's --help: `--target-processes arg (=all)`; run 337, session
 # 74), so the option only pins it; SANITIZER_OPTS, if set, replaces it.
+memcheck_options() { echo "${SANITIZER_OPTS-"--target-processes all"}"; }
+# compute-sanitizer memcheck with those options, SECONDS at most, into LOGFILE (overwritten); its
+# exit status is the tool's: sanitize_memcheck SECONDS LOGFILE BINARY [ARGS...].
+sanitize_memcheck() {
+  local secs=$1 log=$2
+  shift 2
+  timeout "$secs" compute-sanitizer --tool memcheck $(memcheck_options) --error-exitcode 9 "$@" > "$log" 2>&1
+}
 memcheck() {
-  local opts=${SANITIZER_OPTS-"--target-processes all"}
-  step "memcheck (${*:-all GPU tests}) $opts"
-  timeout "${MEMCHECK_TIMEOUT:-100}" compute-sanitizer --tool memcheck $opts --error-exitcode 9 target/device/gpu_tests --test-threads=1 "$@" > "$OUT/memcheck.log" 2>&1
+  step "memcheck (${*:-all GPU tests}) $(memcheck_options)"
+  sanitize_memcheck "${MEMCHECK_TIMEOUT:-100}" "$OUT/memcheck.log" target/device/gpu_tests --test-threads=1 "$@"
   echo "memcheck exit $?" | tee -a "$LOG"
   grep -E "ERROR SUMMARY|test result|panicked" "$OUT/memcheck.log" | tail -5 | tee -a "$LOG"
 }
@@ -147,10 +154,10 @@ memcheck() {
 # into run.log (since session 75: the threads, contexts and one-split runs of scripts/device-check.sh).
 # Switches for the tests go before the call: VAR=VALUE memcheck_binary LABEL SECONDS BINARY [ARGS...].
 memcheck_binary() {
-  local label=$1 secs=$2 opts=${SANITIZER_OPTS-"--target-processes all"} log=/tmp/memcheck-binary.log
+  local label=$1 secs=$2 log=/tmp/memcheck-binary.log
   shift 2
   step "memcheck, $label"
-  timeout "$secs" compute-sanitizer --tool memcheck $opts --error-exitcode 9 "$@" > "$log" 2>&1
+  sanitize_memcheck "$secs" "$log" "$@"
   echo "memcheck ($label) exit $?" | tee -a "$LOG"
   grep -E "ERROR SUMMARY|test result" "$log" | tail -2 | tee -a "$LOG"
   { echo "===== $label"; cat "$log"; } >> "$OUT/memcheck.log"
