@@ -48,6 +48,19 @@ more_gpu_tests() {
   echo "$name exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
   grep -E "test result" "$OUT/gpu_tests.log" | tail -1
 }
+# A compute-sanitizer run after the first memcheck: appended to memcheck.log under "===== LABEL",
+# "NAME exit N" into it and run.log, its last summary lines shown. The switches for the tests come
+# first, then the tool's own options (if any), then the binary:
+# more_sanitized LABEL NAME SECONDS TOOL [VAR=VALUE ...] [TOOL OPTIONS ...] BINARY [ARGUMENTS ...]
+more_sanitized() {
+  local label=$1 name=$2 secs=$3 tool=$4 vars=()
+  shift 4
+  while [[ ${1-} == *=* ]]; do vars+=("$1"); shift; done
+  echo "===== $label" >> "$OUT/memcheck.log"
+  timeout "$secs" env "${vars[@]}" compute-sanitizer --tool "$tool" --error-exitcode 9 "$@" >> "$OUT/memcheck.log" 2>&1
+  echo "$name exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
+  grep -E "SUMMARY|test result" "$OUT/memcheck.log" | tail -2
+}
 # Every kernel variant for this GPU, compiled on all cores into the disk cache before anything
 # needs one: the tests then load them. Compiled one at a time on first use, they had cost the
 # GPU tests ~65 s in the decode occupancy test alone (run 149).
@@ -153,17 +166,9 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
   echo "memcheck exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
   grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -3
   if [ "${SKIP_THREADS_SANITIZER:-0}" != 1 ]; then
-    echo "===== gpu_threads" >> "$OUT/memcheck.log"
-    timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_threads --test-threads=1 \
-      >> "$OUT/memcheck.log" 2>&1
-    echo "memcheck (threads) exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
-    grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -2
-    echo "===== gpu_contexts" >> "$OUT/memcheck.log"
-    timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_contexts --test-threads=1 \
-      a_thread_without_a_current_context \
-      >> "$OUT/memcheck.log" 2>&1
-    echo "memcheck (contexts) exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
-    grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -2
+    more_sanitized gpu_threads "memcheck (threads)" 300 memcheck target/device/gpu_threads --test-threads=1
+    more_sanitized gpu_contexts "memcheck (contexts)" 200 memcheck \
+      target/device/gpu_contexts --test-threads=1 a_thread_without_a_current_context
   fi
   if [ "${SKIP_ONE_SPLIT_TESTS:-0}" != 1 ]; then
     # One KV split per (sequence, KV head, row tile) (BLASST_DECODE_UNITS=1: the plan's target
@@ -176,11 +181,8 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
     # splits) cannot hold with one split per unit (run 241: its cases all passed, the assertion
     # failed, as it should).
     step "tile-by-tile gpu test, BLASST_DECODE_UNITS=1 (one split per unit), under memcheck"
-    echo "===== BLASST_DECODE_UNITS=1 (memcheck)" >> "$OUT/memcheck.log"
-    BLASST_DECODE_UNITS=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
-      skip_decisions_match_the_cpu_tile >> "$OUT/memcheck.log" 2>&1
-    echo "gpu tests (one split, memcheck) exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
-    grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -2
+    more_sanitized "BLASST_DECODE_UNITS=1 (memcheck)" "gpu tests (one split, memcheck)" 200 memcheck \
+      BLASST_DECODE_UNITS=1 target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile
   fi
   if [ "${SKIP_RACECHECK:-0}" != 1 ]; then
     # racecheck (shared-memory hazards) and synccheck (barrier misuse) over the tile-by-tile
@@ -198,11 +200,8 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
       shift
       for tool in racecheck synccheck; do
         step "$tool ($name kernels), tile-by-tile cases 0,6,7,8,10,12,13,14,15"
-        echo "===== $tool $name: $*" >> "$OUT/memcheck.log"
-        env "$@" BLASST_TEST_CASES=0,6,7,8,10,12,13,14,15 timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
-          target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile_by_tile >> "$OUT/memcheck.log" 2>&1
-        echo "$tool ($name) exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
-        grep -E "SUMMARY|test result" "$OUT/memcheck.log" | tail -2
+        more_sanitized "$tool $name: $*" "$tool ($name)" 200 $tool "$@" BLASST_TEST_CASES=0,6,7,8,10,12,13,14,15 \
+          --print-limit 20 target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile_by_tile
       done
     done
   fi

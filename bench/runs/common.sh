@@ -183,16 +183,13 @@ emulated_both() {
 }
 # memcheck over the dense and tile-by-tile GPU tests emulating a GPU of $1 bytes of shared memory
 # per SM with the portable kernels, at head dim $2, for at most $3 seconds, appended to
-# $OUT/memcheck.log (since session 52: the portable decode kernel's row tiles).
+# $OUT/memcheck.log under "===== $1 d = $2" (since session 52: the portable decode kernel's row
+# tiles; since session 77 through memcheck_binary, so with memcheck's options).
 emulated_memcheck() {
   local smem=$1 dim=$2 limit=$3
-  step "memcheck, $smem bytes per SM, d = $dim, dense and tile by tile (portable kernels)"
-  echo "===== $smem d = $dim" >> "$OUT/memcheck.log"
   BLASST_SMEM_PER_SM=$smem BLASST_TEST_HEAD_DIMS=$dim BLASST_TEST_PADDED_HEAD_DIMS= BLASST_PREFILL_KERNEL=mma BLASST_DECODE_KERNEL=mma \
-    timeout "$limit" compute-sanitizer --tool memcheck --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
-    dense_matches skip_decisions_match_the_cpu_tile_by_tile >> "$OUT/memcheck.log" 2>&1
-  echo "memcheck ($smem, d = $dim) exit $?" | tee -a "$LOG"
-  grep -E "ERROR SUMMARY|test result|panicked" "$OUT/memcheck.log" | tail -3 | tee -a "$LOG"
+    memcheck_binary "$smem d = $dim" "$limit" target/device/gpu_tests --test-threads=1 \
+    dense_matches skip_decisions_match_the_cpu_tile_by_tile
 }
 # bench/micro/paged_layout.py (since session 39) into $OUT/NAME-paged-layout.log, its arguments
 # after NAME: paged_layout NAME LIB... [--size BxL ...] [--pages P,...].
