@@ -166,9 +166,9 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
   echo "memcheck exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
   grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -3
   if [ "${SKIP_THREADS_SANITIZER:-0}" != 1 ]; then
-    more_sanitized gpu_threads "memcheck (threads)" 300 memcheck target/device/gpu_threads --test-threads=1
+    more_sanitized gpu_threads "memcheck (threads)" 300 memcheck --target-processes all target/device/gpu_threads --test-threads=1
     more_sanitized gpu_contexts "memcheck (contexts)" 200 memcheck \
-      target/device/gpu_contexts --test-threads=1 a_thread_without_a_current_context
+      --target-processes all target/device/gpu_contexts --test-threads=1 a_thread_without_a_current_context
   fi
   if [ "${SKIP_ONE_SPLIT_TESTS:-0}" != 1 ]; then
     # One KV split per (sequence, KV head, row tile) (BLASST_DECODE_UNITS=1: the plan's target
@@ -182,7 +182,7 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
     # failed, as it should).
     step "tile-by-tile gpu test, BLASST_DECODE_UNITS=1 (one split per unit), under memcheck"
     more_sanitized "BLASST_DECODE_UNITS=1 (memcheck)" "gpu tests (one split, memcheck)" 200 memcheck \
-      BLASST_DECODE_UNITS=1 target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile
+      BLASST_DECODE_UNITS=1 --target-processes all target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile
   fi
   if [ "${SKIP_RACECHECK:-0}" != 1 ]; then
     # racecheck (shared-memory hazards) and synccheck (barrier misuse) over the tile-by-tile
