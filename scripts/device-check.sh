@@ -26,17 +26,15 @@
 # SKIP_EMULATED_TESTS=1 SKIP_SANITIZER=1 SKIP_BENCH=1: precompile and the two checks 48 s, GPU tests
 # 254 s, the follow-ups through BLASST_DECODE_WARPS=0 234 s; the no-TMA step did not fit in 560 s.
 # Knobs: SKIP_TESTS, SKIP_MMA_TESTS, SKIP_EMULATED_TESTS, SKIP_NO_WARPS_TESTS, SKIP_NO_TMA_TESTS, SKIP_SANITIZER, SANITIZE_FILTER,
+# MEMCHECK_TIMEOUT (the first memcheck, default 400 s), SANITIZER_OPTS (every memcheck's options),
 # SKIP_THREADS_SANITIZER, SKIP_ONE_SPLIT_TESTS (the one-split tile-by-tile test under memcheck, ~100 s,
 # run 241), SKIP_RACECHECK (racecheck and synccheck, ~130 s, since session 54), SKIP_BENCH, BENCH_ARGS,
 # BENCH_TIMEOUT.
 set -uo pipefail
-OUT=${OUT:-/tmp/blasst-out}
-mkdir -p "$OUT"
-export BLASST_CACHE_DIR=/tmp/blasst-cache
+# $OUT, $LOG, BLASST_CACHE_DIR, `step` and the sanitizer steps (since session 77).
+source "$(dirname "$0")/../bench/runs/common.sh"
 export RUST_BACKTRACE=1
-LOG="$OUT/run.log"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$LOG" 2>&1
-step() { echo "=== $1 ($(date +%T))" | tee -a "$LOG"; }
 # A further run of GPU tests after the first: appended to gpu_tests.log under "===== LABEL",
 # "NAME exit N" into it and run.log, its last result line shown.
 # more_gpu_tests LABEL NAME SECONDS [VAR=VALUE ...] BINARY [ARGUMENTS ...]
@@ -47,19 +45,6 @@ more_gpu_tests() {
   timeout "$secs" env "$@" >> "$OUT/gpu_tests.log" 2>&1
   echo "$name exit $?" | tee -a "$OUT/gpu_tests.log" "$LOG"
   grep -E "test result" "$OUT/gpu_tests.log" | tail -1
-}
-# A compute-sanitizer run after the first memcheck: appended to memcheck.log under "===== LABEL",
-# "NAME exit N" into it and run.log, its last summary lines shown. The switches for the tests come
-# first, then the tool's own options (if any), then the binary:
-# more_sanitized LABEL NAME SECONDS TOOL [VAR=VALUE ...] [TOOL OPTIONS ...] BINARY [ARGUMENTS ...]
-more_sanitized() {
-  local label=$1 name=$2 secs=$3 tool=$4 vars=()
-  shift 4
-  while [[ ${1-} == *=* ]]; do vars+=("$1"); shift; done
-  echo "===== $label" >> "$OUT/memcheck.log"
-  timeout "$secs" env "${vars[@]}" compute-sanitizer --tool "$tool" --error-exitcode 9 "$@" >> "$OUT/memcheck.log" 2>&1
-  echo "$name exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
-  grep -E "SUMMARY|test result" "$OUT/memcheck.log" | tail -2
 }
 # Every kernel variant for this GPU, compiled on all cores into the disk cache before anything
 # needs one: the tests then load them. Compiled one at a time on first use, they had cost the
@@ -155,20 +140,17 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   fi
 fi
 if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
-  step "compute-sanitizer memcheck"
   # Driver API errors are reported too (an API error is an error): until session 21 the
   # host-pointer test provoked cuPointerGetAttribute's CUDA_ERROR_INVALID_VALUE on purpose; the
   # pointer check now asks cuPointerGetAttributes, which raises none: 0 errors with API errors
   # reported over all GPU tests (run 148) and over gpu_threads (run 151). The tool follows child
   # processes (since session 71): the integer-maxima test runs its two forms in a child each.
-  timeout 400 compute-sanitizer --tool memcheck --target-processes all --error-exitcode 9 target/device/gpu_tests --test-threads=1 \
-    ${SANITIZE_FILTER:-} > "$OUT/memcheck.log" 2>&1
-  echo "memcheck exit $?" | tee -a "$OUT/memcheck.log" "$LOG"
-  grep -E "ERROR SUMMARY|test result" "$OUT/memcheck.log" | tail -3
+  # The later runs append to memcheck.log; all memchecks take bench/runs/common.sh's options
+  # (SANITIZER_OPTS, default --target-processes all).
+  MEMCHECK_TIMEOUT=${MEMCHECK_TIMEOUT:-400} memcheck ${SANITIZE_FILTER:-}
   if [ "${SKIP_THREADS_SANITIZER:-0}" != 1 ]; then
-    more_sanitized gpu_threads "memcheck (threads)" 300 memcheck --target-processes all target/device/gpu_threads --test-threads=1
-    more_sanitized gpu_contexts "memcheck (contexts)" 200 memcheck \
-      --target-processes all target/device/gpu_contexts --test-threads=1 a_thread_without_a_current_context
+    memcheck_binary gpu_threads 300 target/device/gpu_threads --test-threads=1
+    memcheck_binary gpu_contexts 200 target/device/gpu_contexts --test-threads=1 a_thread_without_a_current_context
   fi
   if [ "${SKIP_ONE_SPLIT_TESTS:-0}" != 1 ]; then
     # One KV split per (sequence, KV head, row tile) (BLASST_DECODE_UNITS=1: the plan's target
@@ -180,9 +162,8 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
     # Only the tile-by-tile test: the dense test's split-coverage assertion (1, 2-4 and > 4
     # splits) cannot hold with one split per unit (run 241: its cases all passed, the assertion
     # failed, as it should).
-    step "tile-by-tile gpu test, BLASST_DECODE_UNITS=1 (one split per unit), under memcheck"
-    more_sanitized "BLASST_DECODE_UNITS=1 (memcheck)" "gpu tests (one split, memcheck)" 200 memcheck \
-      BLASST_DECODE_UNITS=1 --target-processes all target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile
+    BLASST_DECODE_UNITS=1 memcheck_binary "tile by tile, BLASST_DECODE_UNITS=1 (one split per unit)" 200 \
+      target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile
   fi
   if [ "${SKIP_RACECHECK:-0}" != 1 ]; then
     # racecheck (shared-memory hazards) and synccheck (barrier misuse) over the tile-by-tile
@@ -200,8 +181,9 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
       shift
       for tool in racecheck synccheck; do
         step "$tool ($name kernels), tile-by-tile cases 0,6,7,8,10,12,13,14,15"
-        more_sanitized "$tool $name: $*" "$tool ($name)" 200 $tool "$@" BLASST_TEST_CASES=0,6,7,8,10,12,13,14,15 \
-          --print-limit 20 target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile_by_tile
+        (export "$@" BLASST_TEST_CASES=0,6,7,8,10,12,13,14,15
+          sanitize_binary $tool "$name kernels: $*" 200 \
+            --print-limit 20 target/device/gpu_tests --test-threads=1 skip_decisions_match_the_cpu_tile_by_tile)
       done
     done
   fi

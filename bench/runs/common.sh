@@ -136,31 +136,35 @@ gpu_tests() {
 # tool's default anyway (2025.3.1's --help: `--target-processes arg (=all)`; run 337, session
 # 74), so the option only pins it; SANITIZER_OPTS, if set, replaces it.
 memcheck_options() { echo "${SANITIZER_OPTS-"--target-processes all"}"; }
-# compute-sanitizer memcheck with those options, SECONDS at most, into LOGFILE (overwritten); its
-# exit status is the tool's: sanitize_memcheck SECONDS LOGFILE BINARY [ARGS...].
-sanitize_memcheck() {
-  local secs=$1 log=$2
-  shift 2
-  timeout "$secs" compute-sanitizer --tool memcheck $(memcheck_options) --error-exitcode 9 "$@" > "$log" 2>&1
-}
 memcheck() {
   step "memcheck (${*:-all GPU tests}) $(memcheck_options)"
-  sanitize_memcheck "${MEMCHECK_TIMEOUT:-100}" "$OUT/memcheck.log" target/device/gpu_tests --test-threads=1 "$@"
+  timeout "${MEMCHECK_TIMEOUT:-100}" compute-sanitizer --tool memcheck $(memcheck_options) --error-exitcode 9 \
+    target/device/gpu_tests --test-threads=1 "$@" > "$OUT/memcheck.log" 2>&1
   echo "memcheck exit $?" | tee -a "$LOG"
   grep -E "ERROR SUMMARY|test result|panicked" "$OUT/memcheck.log" | tail -5 | tee -a "$LOG"
 }
-# compute-sanitizer memcheck over any test binary and arguments, with `memcheck`'s options
-# (SANITIZER_OPTS), appended to $OUT/memcheck.log under "===== LABEL"; its exit status and summary
-# into run.log (since session 75: the threads, contexts and one-split runs of scripts/device-check.sh).
-# Switches for the tests go before the call: VAR=VALUE memcheck_binary LABEL SECONDS BINARY [ARGS...].
+# compute-sanitizer TOOL over any test binary, SECONDS at most, appended to $OUT/memcheck.log
+# under "===== TOOL, LABEL" with "TOOL (LABEL) exit N" after it; that line and this run's last
+# summary lines into run.log (since session 77: scripts/device-check.sh's sanitizer runs after its
+# first memcheck, and memcheck_binary). Switches for the tests go before the call, the tool's
+# options before the binary: [VAR=VALUE ...] sanitize_binary TOOL LABEL SECONDS [TOOL OPTIONS...] BINARY [ARGS...].
+sanitize_binary() {
+  local tool=$1 label=$2 secs=$3 log=/tmp/blasst-sanitize.log rc
+  shift 3
+  timeout "$secs" compute-sanitizer --tool "$tool" --error-exitcode 9 "$@" > "$log" 2>&1
+  rc=$?
+  { echo "===== $tool, $label"; cat "$log"; echo "$tool ($label) exit $rc"; } >> "$OUT/memcheck.log"
+  echo "$tool ($label) exit $rc" | tee -a "$LOG"
+  grep -E "SUMMARY|test result" "$log" | tail -2 | tee -a "$LOG"
+}
+# memcheck over any test binary and arguments with `memcheck`'s options (SANITIZER_OPTS), as a step
+# of its own (since session 75: run 344's threads, contexts and one-split runs):
+# [VAR=VALUE ...] memcheck_binary LABEL SECONDS BINARY [ARGS...].
 memcheck_binary() {
-  local label=$1 secs=$2 log=/tmp/memcheck-binary.log
+  local label=$1 secs=$2
   shift 2
   step "memcheck, $label"
-  sanitize_memcheck "$secs" "$log" "$@"
-  echo "memcheck ($label) exit $?" | tee -a "$LOG"
-  grep -E "ERROR SUMMARY|test result" "$log" | tail -2 | tee -a "$LOG"
-  { echo "===== $label"; cat "$log"; } >> "$OUT/memcheck.log"
+  sanitize_binary memcheck "$label" "$secs" $(memcheck_options) "$@"
 }
 # The GPU tests (but the driver-occupancy one) emulating a GPU of $1 bytes of shared memory per
 # SM with the portable kernels, at head dims $2 (since session 31), into $OUT/gpu-tests-$3.log.
@@ -183,7 +187,7 @@ emulated_both() {
 }
 # memcheck over the dense and tile-by-tile GPU tests emulating a GPU of $1 bytes of shared memory
 # per SM with the portable kernels, at head dim $2, for at most $3 seconds, appended to
-# $OUT/memcheck.log under "===== $1 d = $2" (since session 52: the portable decode kernel's row
+# $OUT/memcheck.log under "===== memcheck, $1 d = $2" (since session 52: the portable decode kernel's row
 # tiles; since session 77 through memcheck_binary, so with memcheck's options).
 emulated_memcheck() {
   local smem=$1 dim=$2 limit=$3
